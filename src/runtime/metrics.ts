@@ -1,0 +1,47 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * One Prometheus registry per node. Metric names are stable contracts
+ * (`newsagg_actor_mailbox_length{kind}` ...); modules register through these helpers so a
+ * second registration of the same name returns the existing metric instead of throwing.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  constructor(options: { defaults?: boolean } = {}) {
+    if (options.defaults) collectDefaultMetrics({ register: this.registry, prefix: 'newsagg_process_' });
+  }
+
+  counter(name: string, help: string, labelNames: readonly string[] = []): Counter<string> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing) return existing as Counter<string>;
+    return new Counter({ name, help, labelNames: [...labelNames], registers: [this.registry] });
+  }
+
+  gauge(name: string, help: string, labelNames: readonly string[] = [], collect?: (g: Gauge<string>) => void): Gauge<string> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing) return existing as Gauge<string>;
+    return new Gauge({
+      name,
+      help,
+      labelNames: [...labelNames],
+      registers: [this.registry],
+      ...(collect ? { collect(this: Gauge<string>) { collect(this); } } : {}),
+    });
+  }
+
+  histogram(name: string, help: string, labelNames: readonly string[] = [], buckets?: number[]): Histogram<string> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing) return existing as Histogram<string>;
+    return new Histogram({ name, help, labelNames: [...labelNames], registers: [this.registry], ...(buckets ? { buckets } : {}) });
+  }
+
+  /** Prometheus text exposition format. */
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
