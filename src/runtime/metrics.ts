@@ -12,10 +12,16 @@ export class Metrics {
     if (options.defaults) collectDefaultMetrics({ register: this.registry, prefix: 'newsagg_process_' });
   }
 
-  counter(name: string, help: string, labelNames: readonly string[] = []): Counter<string> {
+  counter(name: string, help: string, labelNames: readonly string[] = [], collect?: (c: Counter<string>) => void): Counter<string> {
     const existing = this.registry.getSingleMetric(name);
     if (existing) return existing as Counter<string>;
-    return new Counter({ name, help, labelNames: [...labelNames], registers: [this.registry] });
+    return new Counter({
+      name,
+      help,
+      labelNames: [...labelNames],
+      registers: [this.registry],
+      ...(collect ? { collect(this: Counter<string>) { collect(this); } } : {}),
+    });
   }
 
   gauge(name: string, help: string, labelNames: readonly string[] = [], collect?: (g: Gauge<string>) => void): Gauge<string> {
