@@ -1,0 +1,164 @@
+import type { Migration } from '../../runtime/migrate.js';
+import type { Sql } from '../../runtime/sql.js';
+
+/**
+ * The news schema (DESIGN §5): metadata and snippets only, never full article text.
+ * Append new migrations; never edit a shipped one.
+ */
+
+const publishers = `
+CREATE TABLE publishers (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  feed_url text NOT NULL UNIQUE,
+  site_url text,
+  country text,                       -- ISO 3166-1 alpha-2
+  region text,                        -- edition: us, uk, eu, apac, latam, mea, global
+  category text,                      -- the publisher's section, a hint for topic
+  tier smallint NOT NULL DEFAULT 2,   -- source authority, 1 = highest
+  poll_interval_seconds integer NOT NULL DEFAULT 900,
+  etag text,
+  last_modified text,
+  next_poll_at timestamptz,
+  last_polled_at timestamptz,
+  last_success_at timestamptz,
+  consecutive_failures integer NOT NULL DEFAULT 0,
+  circuit text NOT NULL DEFAULT 'closed' CHECK (circuit IN ('closed', 'open', 'half_open')),
+  circuit_reason text,
+  fetch_count bigint NOT NULL DEFAULT 0,
+  not_modified_count bigint NOT NULL DEFAULT 0,
+  error_count bigint NOT NULL DEFAULT 0,
+  article_count bigint NOT NULL DEFAULT 0,
+  websub_hub text,
+  websub_topic text,
+  websub_secret text,
+  websub_lease_expires_at timestamptz,
+  state jsonb NOT NULL DEFAULT '{}'::jsonb,   -- the publisher actor's own persisted state
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX publishers_next_poll_idx ON publishers (next_poll_at);
+CREATE INDEX publishers_country_idx ON publishers (country);
+`;
+
+// Partitioned by month; the primary and unique keys must include the partition key.
+// url_hash uniqueness is therefore per instant, and exact dedup looks it up through its own index.
+const articles = `
+CREATE TABLE articles (
+  id text NOT NULL,
+  url text NOT NULL,
+  url_hash text NOT NULL,
+  simhash bigint,
+  title text NOT NULL,
+  snippet varchar(300),
+  thumbnail_url text,
+  publisher_id text NOT NULL,
+  published_at timestamptz NOT NULL,
+  ingested_at timestamptz NOT NULL DEFAULT now(),
+  category text,
+  region text,
+  language text,
+  story_id text,
+  duplicate_of text,
+  entities jsonb NOT NULL DEFAULT '[]'::jsonb,
+  places jsonb NOT NULL DEFAULT '[]'::jsonb,
+  search tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A') ||
+    setweight(to_tsvector('english'::regconfig, coalesce(snippet, '')), 'B')
+  ) STORED,
+  PRIMARY KEY (id, published_at),
+  UNIQUE (url_hash, published_at)
+) PARTITION BY RANGE (published_at);
+CREATE TABLE articles_default PARTITION OF articles DEFAULT;
+CREATE INDEX articles_url_hash_idx ON articles (url_hash);
+CREATE INDEX articles_published_idx ON articles (published_at DESC, id DESC);
+CREATE INDEX articles_story_idx ON articles (story_id, published_at DESC);
+CREATE INDEX articles_publisher_idx ON articles (publisher_id, published_at DESC);
+CREATE INDEX articles_region_category_idx ON articles (region, category, published_at DESC);
+CREATE INDEX articles_search_idx ON articles USING gin (search);
+
+-- Creates the month partition holding ts (idempotent). Rows of that month that already landed in
+-- the default partition are moved into the new one, since attaching over them would fail.
+CREATE FUNCTION ensure_articles_partition(ts timestamptz) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  lo timestamptz := date_trunc('month', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+  hi timestamptz := lo + interval '1 month';
+  part text := 'articles_' || to_char(lo AT TIME ZONE 'UTC', 'YYYY_MM');
+  cols text;
+BEGIN
+  -- two nodes may ask for the same month at once; the second then finds it attached
+  PERFORM pg_advisory_xact_lock(7324112001);
+  IF EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+             WHERE i.inhparent = 'articles'::regclass AND c.relname = part) THEN
+    RETURN part;
+  END IF;
+  EXECUTE format('CREATE TABLE %I (LIKE articles INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS)', part);
+  SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) INTO cols
+    FROM pg_attribute WHERE attrelid = 'articles'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '';
+  EXECUTE format('WITH moved AS (DELETE FROM articles_default WHERE published_at >= %L AND published_at < %L RETURNING %s) INSERT INTO %I (%s) SELECT * FROM moved',
+                 lo, hi, cols, part, cols);
+  EXECUTE format('ALTER TABLE articles ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', part, lo, hi);
+  RETURN part;
+END
+$fn$;
+`;
+
+const stories = `
+CREATE TABLE stories (
+  id text PRIMARY KEY,
+  title text NOT NULL,
+  lead_article_id text,
+  article_count integer NOT NULL DEFAULT 0,
+  publisher_count integer NOT NULL DEFAULT 0,
+  first_seen timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  category text,
+  regions text[] NOT NULL DEFAULT '{}',
+  entities jsonb NOT NULL DEFAULT '[]'::jsonb,
+  score double precision NOT NULL DEFAULT 0
+);
+CREATE INDEX stories_updated_idx ON stories (updated_at DESC, id DESC);
+CREATE INDEX stories_category_score_idx ON stories (category, score DESC, id DESC);
+CREATE INDEX stories_regions_idx ON stories USING gin (regions);
+`;
+
+const clicksAndDeadLetters = `
+CREATE TABLE clicks (
+  id bigserial PRIMARY KEY,
+  article_id text NOT NULL,
+  story_id text,
+  reader text,                         -- hashed reader id or IP, never the raw value
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX clicks_article_idx ON clicks (article_id, at DESC);
+CREATE INDEX clicks_at_idx ON clicks (at DESC);
+
+CREATE TABLE dead_letters (
+  id bigserial PRIMARY KEY,
+  address text NOT NULL,
+  type text NOT NULL,
+  payload jsonb,
+  error text NOT NULL,
+  attempts integer NOT NULL DEFAULT 1,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dead_letters_at_idx ON dead_letters (at DESC);
+CREATE INDEX dead_letters_address_idx ON dead_letters (address);
+`;
+
+/** The news schema, in order. */
+export const newsMigrations: readonly Migration[] = [
+  { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
+];
+
+/** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */
+export async function ensureArticlePartitions(sql: Sql, now: () => number, monthsAhead = 1): Promise<string[]> {
+  const names: string[] = [];
+  const d = new Date(now());
+  for (let i = 0; i <= monthsAhead; i++) {
+    const month = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + i, 1));
+    const { rows } = await sql.query<{ name: string }>('SELECT ensure_articles_partition($1::timestamptz) AS name', [month.toISOString()]);
+    names.push(rows[0]!.name);
+  }
+  return names;
+}

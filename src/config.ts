@@ -1,0 +1,239 @@
+import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { ConfigError } from './runtime/errors.js';
+
+/**
+ * The one config table. Every option appears once with its CLI flag, its env var
+ * (`NEWSAGG_<NAME>`), its default, its validator and a doc line. Precedence: flag > env > default.
+ * Values are resolved once at start-up and passed down; nothing deeper reads `process.env`.
+ */
+
+const ROLES = ['ingest', 'process', 'api'] as const;
+export type Role = (typeof ROLES)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function urlWithScheme(schemes: readonly string[]) {
+  return z.string().superRefine((s, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(s);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not a valid URL' });
+      return;
+    }
+    if (!schemes.includes(u.protocol)) {
+      ctx.addIssue({ code: 'custom', message: `URL scheme must be ${schemes.map((x) => x.slice(0, -1)).join(' or ')}, got "${u.protocol.slice(0, -1)}"` });
+    }
+  });
+}
+
+const list = (s: string) => s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+
+const HOST_RE = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+
+/** An allowlist entry: an IP, an IP CIDR, a hostname or `*.domain`. */
+function isAllowEntry(s: string): boolean {
+  const [addr, bits, ...rest] = s.split('/');
+  if (rest.length > 0 || addr === undefined) return false;
+  if (bits !== undefined) {
+    const v = isIP(addr);
+    const n = Number(bits);
+    return v !== 0 && /^\d+$/.test(bits) && n <= (v === 4 ? 32 : 128);
+  }
+  return isIP(addr) !== 0 || HOST_RE.test(addr);
+}
+
+const intIn = (min: number, max: number) =>
+  z.coerce.number({ error: 'expected a number' }).int({ error: 'expected an integer' })
+    .min(min, { error: `expected an integer from ${min} to ${max}` })
+    .max(max, { error: `expected an integer from ${min} to ${max}` });
+const positive = z.coerce.number({ error: 'expected a number' }).positive({ error: 'expected a number above 0' }).finite({ error: 'expected a finite number' });
+const bool = z.union([z.boolean(), z.string()]).transform((v, ctx) => {
+  if (typeof v === 'boolean') return v;
+  const s = v.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off'].includes(s)) return false;
+  ctx.addIssue({ code: 'custom', message: `expected true or false, got "${v}"` });
+  return z.NEVER;
+});
+
+interface OptionSpec<T> {
+  /** kebab-case name; the flag is `--<name>`, the env var `NEWSAGG_<NAME_UPPER>` */
+  readonly name: string;
+  readonly schema: z.ZodType<T, unknown>;
+  /** the default, or a function of the already-resolved earlier options */
+  readonly default: T | ((c: Record<string, unknown>) => T);
+  /** how the default reads in `--help` and the README */
+  readonly defaultDoc?: string;
+  readonly doc: string;
+  /** a flag that takes no value (`--demo`, `--demo=false`) */
+  readonly boolean?: boolean;
+  /** never echo the value in errors (URLs may carry passwords; tokens are secrets) */
+  readonly secret?: boolean;
+}
+
+function opt<T>(spec: OptionSpec<T>): OptionSpec<T> {
+  return spec;
+}
+
+/** The table. Order matters only for derived defaults (an option may use earlier ones). */
+export const options = {
+  port: opt({ name: 'port', schema: intIn(0, 65535), default: 8080, doc: 'HTTP/WebSocket port (0 = any free port)' }),
+  host: opt({ name: 'host', schema: z.string().min(1), default: '0.0.0.0', doc: 'address the HTTP server binds to' }),
+  dataDir: opt({ name: 'data-dir', schema: z.string().min(1), default: './data', doc: 'directory for embedded storage (PGlite in <data-dir>/pg)' }),
+  databaseUrl: opt({ name: 'database-url', secret: true, schema: urlWithScheme(['postgres:', 'postgresql:']).optional(), default: undefined, defaultDoc: '(embedded PGlite)', doc: 'PostgreSQL URL; unset = embedded PGlite in the data dir' }),
+  redisUrl: opt({ name: 'redis-url', secret: true, schema: urlWithScheme(['redis:', 'rediss:']).optional(), default: undefined, defaultDoc: '(in-process)', doc: 'Redis URL for the feed cache; unset = in-process cache' }),
+  natsUrl: opt({ name: 'nats-url', secret: true, schema: urlWithScheme(['nats:', 'tls:', 'ws:', 'wss:']).optional(), default: undefined, defaultDoc: '(in-process)', doc: 'NATS URL for routing between nodes; unset = in-process bus' }),
+  roles: opt({
+    name: 'roles',
+    schema: z.string().transform((s, ctx): Role[] => {
+      const parts = list(s);
+      if (parts.length === 1 && parts[0] === 'all') return [...ROLES];
+      const bad = parts.filter((p) => !(ROLES as readonly string[]).includes(p));
+      if (parts.length === 0 || bad.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `expected "all" or a comma list of ${ROLES.join(',')}, got "${s}"` });
+        return z.NEVER;
+      }
+      return [...new Set(parts as Role[])];
+    }),
+    default: [...ROLES],
+    defaultDoc: 'all',
+    doc: 'what this node runs: all, or a comma list of ingest,process,api',
+  }),
+  workers: opt({ name: 'workers', schema: intIn(1, 1024), default: () => Math.max(1, availableParallelism() - 1), defaultDoc: 'cores-1 (min 1)', doc: 'worker threads for CPU work' }),
+  opml: opt({ name: 'opml', schema: z.string().min(1).optional(), default: undefined, defaultDoc: '(none)', doc: 'OPML file of publishers to import at start' }),
+  demo: opt({ name: 'demo', schema: bool, default: false, boolean: true, doc: 'run with an in-process publisher simulator as sources' }),
+  logLevel: opt({ name: 'log-level', schema: z.enum(LOG_LEVELS), default: 'info', doc: `log level: ${LOG_LEVELS.join('|')}` }),
+  adminToken: opt({ name: 'admin-token', secret: true, schema: z.string().min(16, 'must be at least 16 characters').optional(), default: undefined, defaultDoc: '(admin routes off)', doc: 'bearer token for admin routes; unset = admin routes off' }),
+  cursorSecret: opt({ name: 'cursor-secret', secret: true, schema: z.string().min(16, 'must be at least 16 characters').optional(), default: undefined, defaultDoc: '(random per process)', doc: 'HMAC secret for feed cursors; set it when several nodes serve the API' }),
+  contactUrl: opt({ name: 'contact-url', schema: urlWithScheme(['http:', 'https:', 'mailto:']).optional(), default: undefined, defaultDoc: '(none)', doc: 'contact URL (or mailto:) sent to publishers in the User-Agent' }),
+  userAgent: opt({
+    name: 'user-agent',
+    schema: z.string().min(1),
+    default: (c) => (c['contactUrl'] ? `newsagg/0.1 (+${String(c['contactUrl'])})` : 'newsagg/0.1'),
+    defaultDoc: 'newsagg/0.1 (+<contact-url>)',
+    doc: 'User-Agent for fetching feeds',
+  }),
+  fetchAllowlist: opt({
+    name: 'fetch-allowlist',
+    schema: z.string().transform((s, ctx): string[] => {
+      const parts = list(s);
+      const bad = parts.find((p) => !isAllowEntry(p));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `not an IP, CIDR or host name: "${bad}"` });
+        return z.NEVER;
+      }
+      return parts;
+    }),
+    default: [],
+    defaultDoc: '(none)',
+    doc: 'comma list of CIDRs/hosts the SSRF guard lets through (e.g. 127.0.0.1/32 for local tests)',
+  }),
+  dedupWindowHours: opt({ name: 'dedup-window-hours', schema: positive, default: 72, doc: 'how long an article can be matched as a near-duplicate' }),
+  activeWindowHours: opt({ name: 'active-window-hours', schema: positive, default: 48, doc: 'how long a story stays open for new articles' }),
+  rateLimitRps: opt({ name: 'rate-limit-rps', schema: positive, default: 20, doc: 'public API requests per second per client (token or IP)' }),
+  rateLimitBurst: opt({ name: 'rate-limit-burst', schema: intIn(1, 1_000_000), default: 40, doc: 'public API burst size per client' }),
+  bodyLimitBytes: opt({ name: 'body-limit-bytes', schema: intIn(1, 1 << 30), default: 1 << 20, defaultDoc: '1048576', doc: 'largest HTTP request body accepted' }),
+  shutdownTimeoutMs: opt({ name: 'shutdown-timeout-ms', schema: intIn(0, 3_600_000), default: 15_000, doc: 'graceful-shutdown budget before the process exits anyway' }),
+} as const;
+
+type Options = typeof options;
+type ValueOf<S> = S extends OptionSpec<infer T> ? T : never;
+
+/** The resolved, typed, frozen configuration. */
+export type Config = { readonly [K in keyof Options]: ValueOf<Options[K]> };
+
+/** `port` → `NEWSAGG_PORT`, `data-dir` → `NEWSAGG_DATA_DIR`. */
+export function envName(name: string): string {
+  return `NEWSAGG_${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
+const byFlag = new Map<string, keyof Options>(
+  (Object.keys(options) as (keyof Options)[]).map((k) => [options[k].name, k]),
+);
+
+/** Splits argv into `--name value` pairs; throws ConfigError on unknown flags or positionals. */
+function parseArgv(argv: readonly string[]): Map<keyof Options, string | boolean> {
+  const out = new Map<keyof Options, string | boolean>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--') || arg === '--') throw new ConfigError(`unexpected argument "${arg}" (see --help)`);
+    const eq = arg.indexOf('=');
+    let name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    let negated = false;
+    if (!byFlag.has(name) && name.startsWith('no-') && byFlag.has(name.slice(3))) {
+      name = name.slice(3);
+      negated = true;
+    }
+    const key = byFlag.get(name);
+    if (key === undefined) throw new ConfigError(`unknown option --${name} (see --help)`);
+    const spec: OptionSpec<unknown> = options[key];
+    if (negated) {
+      if (!spec.boolean || eq !== -1) throw new ConfigError(`unknown option ${arg} (see --help)`);
+      out.set(key, false);
+    } else if (eq !== -1) {
+      if (eq === arg.length - 1) throw new ConfigError(`option --${name} needs a value`);
+      out.set(key, arg.slice(eq + 1));
+    } else if (spec.boolean) {
+      out.set(key, true);
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new ConfigError(`option --${name} needs a value`);
+      out.set(key, next);
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * Resolves the configuration from argv (flags after the command name) and an environment.
+ * Returns a frozen object or throws ConfigError with one line naming the culprit.
+ */
+export function resolveConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Config {
+  const flags = parseArgv(argv);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(options) as (keyof Options)[]) {
+    const spec: OptionSpec<unknown> = options[key];
+    const envKey = envName(spec.name);
+    let raw: unknown;
+    let source: string;
+    if (flags.has(key)) {
+      raw = flags.get(key);
+      source = `--${spec.name}`;
+    } else if (env[envKey] !== undefined && env[envKey] !== '') {
+      raw = env[envKey];
+      source = envKey;
+    } else {
+      const d = spec.default;
+      out[key] = typeof d === 'function' ? (d as (c: Record<string, unknown>) => unknown)(out) : d;
+      continue;
+    }
+    const parsed = spec.schema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const msg = issue?.message ?? 'invalid value';
+      const shown = typeof raw === 'string' && !spec.secret && !msg.includes('got "') ? ` (got "${raw}")` : '';
+      throw new ConfigError(`${source}: ${msg}${shown}`, parsed.error);
+    }
+    out[key] = parsed.data;
+  }
+  return Object.freeze(out) as Config;
+}
+
+/** One row per option, for `--help` and the README. */
+export function describeOptions(): { flag: string; env: string; default: string; doc: string }[] {
+  return (Object.keys(options) as (keyof Options)[]).map((k) => {
+    const spec: OptionSpec<unknown> = options[k];
+    const d = spec.defaultDoc ?? (typeof spec.default === 'function' ? '(derived)' : JSON.stringify(spec.default));
+    return { flag: `--${spec.name}${spec.boolean ? '' : ' <value>'}`, env: envName(spec.name), default: d.replace(/^"|"$/g, ''), doc: spec.doc };
+  });
+}
+
+/** The help text listing every option. */
+export function helpText(): string {
+  const rows = describeOptions();
+  const w = Math.max(...rows.map((r) => r.flag.length));
+  return rows.map((r) => `  ${r.flag.padEnd(w)}  ${r.doc} [${r.env}, default ${r.default}]`).join('\n');
+}
