@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { KindStats } from './stats.js';
 import { TimerHeap } from './timers.js';
+import type { WorkerGroup } from './worker-group.js';
 
 /** Where messages for kinds this system does not host go (worker groups, other nodes). */
 export interface Route {
@@ -86,6 +87,14 @@ export class ActorSystem {
     return this;
   }
 
+  /** Host the kinds of a worker group: route them there and take their outward messages back. */
+  hostInWorkers(group: WorkerGroup): this {
+    for (const k of Object.keys(group.kinds)) this.routes.set(k, group);
+    group.onOutbound = (to, msg) => this.send(to, msg);
+    group.onLost = (to, msg, err) => this.deadLetter(to, parseAddress(to).kind, msg, err, 1);
+    return this;
+  }
+
   /** Route for addresses whose kind is neither hosted nor routed (e.g. the worker's way home). */
   routeUnknown(route: Route): this {
     this.fallbackRoute = route;
@@ -148,6 +157,16 @@ export class ActorSystem {
         reply(err as Error);
       }
     });
+  }
+
+  /** Route-style entry: deliver with an optional reply callback; errors go to the callback. */
+  deliver(to: Address, msg: Message, reply?: ReplyFn): void {
+    try {
+      this.dispatch(to, msg, reply);
+    } catch (err) {
+      if (reply) reply(err as Error);
+      else throw err;
+    }
   }
 
   /** Spawn (or return) the actor at an address of a hosted kind. */

@@ -1,0 +1,98 @@
+import type { Behaviour } from './actor.js';
+import type { WireEnvelope, WireReply } from './envelope.js';
+import { ActorUnavailableError, describeError } from './errors.js';
+import { ActorSystem } from './system.js';
+
+/**
+ * The piscina task module that hosts shard-owning actors inside a worker thread. Each task is a
+ * batch of envelopes; they are enqueued in arrival order (so per-actor FIFO holds across
+ * batches) into a thread-local ActorSystem whose actors keep their state between batches.
+ * A replacement worker starts empty and actors rebuild their state through `init`.
+ */
+export interface WorkerTask {
+  /** kind -> module URL exporting the Behaviour as `default` or `behaviour` */
+  kinds: Record<string, string>;
+  envelopes: WireEnvelope[];
+}
+
+export interface WorkerResult {
+  replies: WireReply[];
+  /** messages worker actors sent to actors outside this worker, for the main thread to route */
+  outbound: WireEnvelope[];
+}
+
+let system: ActorSystem | null = null;
+let outbox: WireEnvelope[] = [];
+const loaded = new Map<string, Promise<void>>();
+let chain: Promise<unknown> = Promise.resolve();
+
+function getSystem(): ActorSystem {
+  if (system) return system;
+  system = new ActorSystem();
+  system.routeUnknown({
+    deliver(to, msg, reply) {
+      outbox.push({ to, msg });
+      reply?.(new ActorUnavailableError(to, 'a worker actor can ask only actors of its own worker'));
+    },
+  });
+  return system;
+}
+
+/** TypeScript sources (tests, dev) load through tsx's API; built `.js` through plain import. */
+async function importModule(url: string): Promise<{ default?: Behaviour; behaviour?: Behaviour }> {
+  if (!url.endsWith('.ts')) return import(url);
+  const api = 'tsx/esm/api';
+  const { tsImport } = (await import(api)) as { tsImport: (u: string, parent: string) => Promise<never> };
+  return tsImport(url, import.meta.url);
+}
+
+function loadKind(kind: string, url: string): Promise<void> {
+  let p = loaded.get(kind);
+  if (!p) {
+    p = importModule(url).then((mod: { default?: Behaviour; behaviour?: Behaviour }) => {
+      const b = mod.default ?? mod.behaviour;
+      if (!b || b.kind !== kind) throw new Error(`module ${url} does not export the behaviour of kind ${kind}`);
+      getSystem().register(b);
+    });
+    loaded.set(kind, p);
+  }
+  return p;
+}
+
+function enqueue(task: WorkerTask): Promise<WorkerResult> {
+  const sys = getSystem();
+  const replies: WireReply[] = [];
+  const done = task.envelopes.map(
+    (env) =>
+      new Promise<void>((resolve) => {
+        sys.deliver(env.to, env.msg, (err, value) => {
+          if (env.askId !== undefined) {
+            replies.push(
+              err
+                ? { askId: env.askId, ok: false, error: { code: (err as { code?: string }).code ?? 'ACTOR_FAILED', message: describeError(err) } }
+                : { askId: env.askId, ok: true, value },
+            );
+          }
+          resolve();
+        });
+      }),
+  );
+  return Promise.all(done).then(() => {
+    const outbound = outbox;
+    outbox = [];
+    return { replies, outbound };
+  });
+}
+
+export default function handle(task: WorkerTask): Promise<WorkerResult> {
+  // Chain the enqueue step so batches enter mailboxes strictly in arrival order, even while the
+  // first batch is still importing behaviour modules.
+  let completion!: Promise<WorkerResult>;
+  const entered = chain
+    .then(() => Promise.all(Object.entries(task.kinds).map(([k, u]) => loadKind(k, u))))
+    .then(() => {
+      completion = enqueue(task);
+    });
+  chain = entered.catch(() => undefined);
+  return entered.then(() => completion);
+}
