@@ -1,0 +1,142 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { Metrics } from '../../runtime/metrics.js';
+import { bodyLimit } from './body-limit.js';
+import { conditional } from './conditional.js';
+import { FetchError, toFetchError } from './errors.js';
+import { freshness, parseContentType, parseRetryAfter } from './headers.js';
+import { HostQueue } from './host-queue.js';
+import { redirects } from './redirect.js';
+import { RobotsCache } from './robots.js';
+import { SsrfGuard } from './ssrf.js';
+import { statusErrors } from './status.js';
+import { transport } from './transport.js';
+import { compose, type FetchRequest, type FetchResult, type FetcherOptions, type Step } from './types.js';
+import { checkUrl, urlPolicy } from './url-policy.js';
+
+const MiB = 1024 * 1024;
+const DEFAULT_ACCEPT =
+  'application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5';
+
+/** Resolved options: every default in one place. */
+function resolve(o: FetcherOptions) {
+  return {
+    maxBodyBytes: o.maxBodyBytes ?? 5 * MiB,
+    connectTimeoutMs: o.connectTimeoutMs ?? 10_000,
+    headersTimeoutMs: o.headersTimeoutMs ?? 15_000,
+    bodyTimeoutMs: o.bodyTimeoutMs ?? 15_000,
+    totalTimeoutMs: o.totalTimeoutMs ?? 60_000,
+    maxRedirects: o.maxRedirects ?? 5,
+    perHostConcurrency: o.perHostConcurrency ?? 2,
+    crawlDelayMs: o.crawlDelayMs ?? 1000,
+    respectRobots: o.respectRobots ?? true,
+    robotsTtlMs: o.robotsTtlMs ?? 24 * 3600_000,
+    now: o.now ?? Date.now,
+  };
+}
+
+/** 'newsagg/0.1 (+https://…)' → 'newsagg': the token robots.txt groups are matched against. */
+function productToken(userAgent: string): string {
+  return /^[^\s/]+/.exec(userAgent.trim())?.[0] ?? 'newsagg';
+}
+
+/**
+ * The safe, polite fetcher: one undici Agent (SSRF-guarded connector, timeouts, wire-size cap)
+ * wrapped in layers, outermost first: conditional GET → status → redirects → per hop
+ * (URL policy → robots.txt → per-host queue → transport with decompression cap).
+ */
+export class Fetcher {
+  private readonly agent: Agent;
+  private readonly queue: HostQueue;
+  private readonly step: Step;
+  private readonly guard: SsrfGuard;
+  private readonly cfg: ReturnType<typeof resolve>;
+  private readonly duration: ReturnType<Metrics['histogram']> | null;
+
+  constructor(opts: FetcherOptions & { metrics?: Metrics }) {
+    if (!opts.userAgent?.trim()) throw new FetchError('FETCH_BAD_URL', 'a User-Agent naming the project and a contact URL is required');
+    const cfg = (this.cfg = resolve(opts));
+    this.guard = new SsrfGuard(opts.allowlist ?? [], opts.lookup, cfg.connectTimeoutMs);
+    this.agent = new Agent({
+      connect: this.guard.connector({ timeout: cfg.connectTimeoutMs }),
+      headersTimeout: cfg.headersTimeoutMs,
+      bodyTimeout: cfg.bodyTimeoutMs,
+    });
+    const dispatcher: Dispatcher = this.agent.compose(bodyLimit({ maxBodyBytes: cfg.maxBodyBytes }));
+    const base = transport(dispatcher, opts.userAgent);
+    this.queue = new HostQueue({ concurrency: cfg.perHostConcurrency, delayMs: cfg.crawlDelayMs, now: cfg.now });
+    const robots = cfg.respectRobots
+      ? new RobotsCache({
+          fetch: compose(urlPolicy(this.guard), this.queue.layer())(base),
+          productToken: productToken(opts.userAgent),
+          ttlMs: cfg.robotsTtlMs,
+          unavailableTtlMs: 10 * 60_000,
+          maxBytes: 512 * 1024,
+          timeoutMs: cfg.totalTimeoutMs,
+          now: cfg.now,
+          onCrawlDelay: (host, ms) => this.queue.setCrawlDelay(host, ms),
+        })
+      : null;
+    const hop = compose(urlPolicy(this.guard), ...(robots ? [robots.layer()] : []), this.queue.layer())(base);
+    this.step = compose(conditional(), statusErrors(cfg.now), redirects(cfg.maxRedirects))(hop);
+    this.duration = opts.metrics?.histogram('newsagg_fetch_duration_seconds', 'Feed fetch duration by outcome', ['outcome']) ?? null;
+  }
+
+  /** GETs one feed URL; resolves with the answer (200 or 304) or rejects with a coded FetchError. */
+  async fetch(req: FetchRequest): Promise<FetchResult> {
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      const result = await this.run(req);
+      if (result.notModified) outcome = 'not_modified';
+      return result;
+    } catch (err) {
+      outcome = err instanceof FetchError ? err.code : 'error';
+      throw err;
+    } finally {
+      this.duration?.observe({ outcome }, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async run(req: FetchRequest): Promise<FetchResult> {
+    const url = checkUrl(req.url, this.guard);
+    const deadline = AbortSignal.timeout(this.cfg.totalTimeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    let res;
+    try {
+      res = await this.step({
+        url,
+        headers: { accept: req.accept ?? DEFAULT_ACCEPT },
+        signal,
+        maxBodyBytes: this.cfg.maxBodyBytes,
+        validators: { etag: req.etag ?? null, lastModified: req.lastModified ?? null },
+      });
+    } catch (err) {
+      throw toFetchError(err, url.href, req.signal?.aborted ? 'caller' : deadline.aborted ? 'deadline' : null);
+    }
+    const now = this.cfg.now();
+    const h = res.headers;
+    const { contentType, charset } = parseContentType(h['content-type']);
+    const { maxAgeMs, expiresAt } = freshness(h, now);
+    return {
+      status: res.status,
+      url: res.url.href,
+      permanentRedirect: res.permanentRedirect?.href ?? null,
+      notModified: res.status === 304,
+      body: res.body,
+      contentType,
+      charset,
+      etag: h['etag'] ?? null,
+      lastModified: h['last-modified'] ?? null,
+      maxAgeMs,
+      expiresAt,
+      retryAfterMs: parseRetryAfter(h['retry-after'], now),
+      headers: h,
+    };
+  }
+
+  /** Closes idle and active connections and rejects fetches still waiting for a host slot. */
+  async close(): Promise<void> {
+    this.queue.close(new FetchError('FETCH_ABORTED', 'fetcher closed'));
+    await this.agent.close();
+  }
+}
