@@ -1,0 +1,99 @@
+import { entryFingerprint, entryKeyHash, ensureSeenCapacity, seenAdd, seenHas, type SeenRing } from './seen.js';
+import type { FeedEntry, ParsedFeed, RawArticle } from './types.js';
+
+/**
+ * From a parsed document to the raw articles not emitted before. Polled and pushed content both
+ * come through here, so the two paths can never disagree on what is new.
+ */
+
+const MAX_SUMMARY = 2000;
+const MAX_TEXT = 100_000;
+const HOUR = 3600_000;
+
+export interface PublisherIdentity {
+  name: string;
+  url: string;
+  category: string | null;
+  country: string | null;
+  language: string | null;
+}
+
+function isHttpUrl(s: string | null | undefined): s is string {
+  return !!s && /^https?:\/\//i.test(s);
+}
+
+function publisherName(p: PublisherIdentity, feed: ParsedFeed['feed']): string {
+  if (p.name) return p.name;
+  if (feed.title) return feed.title;
+  try {
+    return new URL(p.url).hostname;
+  } catch {
+    return p.url;
+  }
+}
+
+/** The ISO instant an entry was published; undated entries and far-future dates get `now`. */
+function publishedAt(e: FeedEntry, now: number): string {
+  const raw = e.published ?? e.updated;
+  const t = raw ? Date.parse(raw) : NaN;
+  return new Date(Number.isFinite(t) && t <= now + HOUR ? t : now).toISOString();
+}
+
+/** A RawArticle for an entry, or null when it has no usable link or no text to title it. */
+export function toRawArticle(e: FeedEntry, p: PublisherIdentity, feed: ParsedFeed['feed'], now: number): RawArticle | null {
+  const url = isHttpUrl(e.link) ? e.link : isHttpUrl(e.id) ? e.id : null;
+  if (!url) return null;
+  const summary = e.summary?.trim() || undefined;
+  const title = e.title?.trim() || (summary ? summary.slice(0, 120) : '');
+  if (!title) return null;
+  const a: RawArticle = { url, title, publisher: publisherName(p, feed), published_at: publishedAt(e, now) };
+  if (summary) a.summary = summary.slice(0, MAX_SUMMARY);
+  if (e.content) a.text = e.content.slice(0, MAX_TEXT);
+  if (p.category) a.feed_category = p.category;
+  if (p.country) a.publisher_country = p.country;
+  const language = p.language ?? feed.language;
+  if (language) a.language = language;
+  if (e.thumbnail) a.thumbnail = e.thumbnail;
+  return a;
+}
+
+export interface FreshEntries {
+  articles: RawArticle[];
+  /** (key hash, fingerprint) pairs to record once the articles are safely emitted */
+  marks: number[];
+  /** the seen ring, possibly grown to fit this document */
+  seen: SeenRing;
+  /** publish times of every dated entry in the document (seeds the publishing rate) */
+  publishedTimes: number[];
+}
+
+/** The entries of a document that were not emitted before (nor earlier in the same document). */
+export function freshEntries(parsed: ParsedFeed, seenRing: SeenRing, p: PublisherIdentity, now: number): FreshEntries {
+  const seen = ensureSeenCapacity(seenRing, parsed.entries.length);
+  const articles: RawArticle[] = [];
+  const marks: number[] = [];
+  const publishedTimes: number[] = [];
+  const batch = new Set<number>();
+  for (const e of parsed.entries) {
+    const t = Date.parse(e.published ?? e.updated ?? '');
+    if (Number.isFinite(t)) publishedTimes.push(t);
+    const key = entryKeyHash(e);
+    const fp = entryFingerprint(e);
+    if (key === 0 && fp === 0) continue;
+    if (seenHas(seen, key, fp)) continue;
+    // keys and fingerprints share one set: a collision between them only makes an entry look old
+    if ((key !== 0 && batch.has(key)) || (fp !== 0 && batch.has(fp))) continue;
+    if (key !== 0) batch.add(key);
+    if (fp !== 0) batch.add(fp);
+    marks.push(key, fp);
+    const a = toRawArticle(e, p, parsed.feed, now);
+    if (a) articles.push(a);
+  }
+  return { articles, marks, seen, publishedTimes };
+}
+
+/** Record emitted entries; returns the ring (unchanged identity). */
+export function markSeen(seen: SeenRing, marks: readonly number[]): SeenRing {
+  for (let i = 0; i < marks.length; i += 2) seenAdd(seen, marks[i]!, marks[i + 1]!);
+  return seen;
+}

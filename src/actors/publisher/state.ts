@@ -1,0 +1,133 @@
+import { initialPolicyState, type PolicyState } from './policy.js';
+import { createSeen, seenFromBase64, seenToBase64, type SeenRing } from './seen.js';
+import type { WebSubState } from './websub.js';
+
+/**
+ * A publisher's persisted state: plain JSON (numbers and short strings), so the SQL store, NATS
+ * and another node can carry it unchanged. A restarted actor continues from exactly this.
+ */
+export interface PublisherState extends PolicyState {
+  id: string;
+  /** the feed URL ('' until configured); permanent redirects update it */
+  url: string;
+  name: string;
+  category: string | null;
+  country: string | null;
+  language: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  /** counts since the publisher was added */
+  polls: number;
+  notModified: number;
+  newEntries: number;
+  websub: WebSubState | null;
+  /** emitted-entry ring (see seen.ts), base64 */
+  seen: string;
+}
+
+/** The actor's in-memory state: the persisted shape, with the seen ring decoded once. */
+export type LivePublisher = Omit<PublisherState, 'seen'> & { seen: SeenRing };
+
+/** Store for publisher state; the SQL implementation lives with the storage layer. */
+export interface PublisherStore {
+  load(id: string): PublisherState | null | Promise<PublisherState | null>;
+  save(state: PublisherState): void | Promise<void>;
+}
+
+/** In-memory store (tests, embedded demo): keeps deep copies so callers cannot alias state. */
+export class MemoryPublisherStore implements PublisherStore {
+  private readonly rows = new Map<string, string>();
+  saves = 0;
+
+  load(id: string): PublisherState | null {
+    const row = this.rows.get(id);
+    return row === undefined ? null : (JSON.parse(row) as PublisherState);
+  }
+
+  save(state: PublisherState): void {
+    this.saves++;
+    this.rows.set(state.id, JSON.stringify(state));
+  }
+
+  ids(): string[] {
+    return [...this.rows.keys()];
+  }
+}
+
+export interface PublisherConfig {
+  url: string;
+  name?: string;
+  category?: string | null;
+  country?: string | null;
+  language?: string | null;
+}
+
+export function newPublisher(id: string, cfg: PublisherConfig, now: number, random: () => number, spreadMs?: number): LivePublisher {
+  return {
+    ...initialPolicyState(now, random, spreadMs),
+    id,
+    url: cfg.url,
+    name: cfg.name ?? '',
+    category: cfg.category ?? null,
+    country: cfg.country ?? null,
+    language: cfg.language ?? null,
+    etag: null,
+    lastModified: null,
+    polls: 0,
+    notModified: 0,
+    newEntries: 0,
+    websub: null,
+    seen: createSeen(),
+  };
+}
+
+export function toStored(p: LivePublisher): PublisherState {
+  return { ...p, websub: p.websub ? { ...p.websub } : null, seen: seenToBase64(p.seen) };
+}
+
+export function fromStored(s: PublisherState): LivePublisher {
+  return { ...s, websub: s.websub ? { ...s.websub } : null, seen: seenFromBase64(s.seen) };
+}
+
+/** What `status` answers: everything an operator needs to see why a publisher is slow, minus secrets. */
+export interface PublisherStatus {
+  id: string;
+  url: string;
+  name: string;
+  tier: number;
+  intervalMs: number;
+  nextPollAt: number;
+  circuit: PolicyState['circuit'];
+  failures: number;
+  lastError: string | null;
+  lastSuccessAt: number | null;
+  ratePerHour: number;
+  polls: number;
+  notModified: number;
+  newEntries: number;
+  accelUntil: number;
+  websub: { hub: string; status: string; leaseExpiresAt: number; lastError: string | null } | null;
+}
+
+export function statusOf(p: LivePublisher): PublisherStatus {
+  return {
+    id: p.id,
+    url: p.url,
+    name: p.name,
+    tier: p.tier,
+    intervalMs: p.intervalMs,
+    nextPollAt: p.nextPollAt,
+    circuit: p.circuit,
+    failures: p.failures,
+    lastError: p.lastError,
+    lastSuccessAt: p.lastSuccessAt,
+    ratePerHour: p.ratePerHour,
+    polls: p.polls,
+    notModified: p.notModified,
+    newEntries: p.newEntries,
+    accelUntil: p.accelUntil,
+    websub: p.websub
+      ? { hub: p.websub.hub, status: p.websub.status, leaseExpiresAt: p.websub.leaseExpiresAt, lastError: p.websub.lastError }
+      : null,
+  };
+}
