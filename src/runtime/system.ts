@@ -215,10 +215,10 @@ export class ActorSystem {
 
   private dispatch(to: Address, msg: Message, reply: ReplyFn | undefined): void {
     if (this.closed) throw new ActorUnavailableError(to, 'system is shut down');
-    const slash = to.indexOf('/');
-    const kind = slash > 0 ? to.slice(0, slash) : '';
     let cell = this.cells.get(to);
     if (!cell) {
+      const slash = to.indexOf('/');
+      const kind = slash > 0 ? to.slice(0, slash) : '';
       const b = this.behaviours.get(kind);
       if (!b) {
         const route = this.routes.get(kind) ?? this.fallbackRoute;
@@ -232,12 +232,16 @@ export class ActorSystem {
       this.start(cell);
     }
     const env: Envelope = { msg, reply, attempts: 0 };
-    const outcome = cell.mailbox.offer(env, (evicted) => {
-      this.statsFor(kind).dropped++;
-      evicted.reply?.(new ActorUnavailableError(to, 'message dropped by mailbox overflow policy'));
-    });
-    if (outcome === 'refused') throw new MailboxFullError(to, cell.mailbox.capacity);
+    if (cell.mailbox.capacity === Infinity) cell.mailbox.offer(env);
+    else if (cell.mailbox.offer(env, (evicted) => this.evicted(cell, evicted)) === 'refused') {
+      throw new MailboxFullError(to, cell.mailbox.capacity);
+    }
     this.schedule(cell);
+  }
+
+  private evicted(cell: ActorCell, env: Envelope): void {
+    this.statsFor(cell.kind).dropped++;
+    env.reply?.(new ActorUnavailableError(cell.address, 'message dropped by mailbox overflow policy'));
   }
 
   private start(cell: ActorCell): void {
@@ -335,7 +339,7 @@ export class ActorSystem {
       const env = cell.mailbox.shift();
       if (!env) break;
       n++;
-      this.wake(cell);
+      if (this.waiters.size > 0) this.wake(cell);
       let result: unknown;
       try {
         result = cell.behaviour.receive(cell.state, env.msg as never, cell.ctx);

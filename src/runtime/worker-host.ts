@@ -62,25 +62,27 @@ function loadKind(kind: string, url: string): Promise<void> {
 function enqueue(task: WorkerTask): Promise<WorkerResult> {
   const sys = getSystem();
   const replies: WireReply[] = [];
-  const done = task.envelopes.map(
-    (env) =>
-      new Promise<void>((resolve) => {
-        sys.deliver(env.to, env.msg, (err, value) => {
-          if (env.askId !== undefined) {
-            replies.push(
-              err
-                ? { askId: env.askId, ok: false, error: { code: (err as { code?: string }).code ?? 'ACTOR_FAILED', message: describeError(err) } }
-                : { askId: env.askId, ok: true, value },
-            );
-          }
-          resolve();
-        });
-      }),
-  );
-  return Promise.all(done).then(() => {
-    const outbound = outbox;
-    outbox = [];
-    return { replies, outbound };
+  return new Promise<WorkerResult>((resolve) => {
+    let remaining = task.envelopes.length;
+    const finish = () => {
+      const outbound = outbox;
+      outbox = [];
+      resolve({ replies, outbound });
+    };
+    if (remaining === 0) return finish();
+    for (const env of task.envelopes) {
+      const askId = env.askId;
+      sys.deliver(env.to, env.msg, (err, value) => {
+        if (askId !== undefined) {
+          replies.push(
+            err
+              ? { askId, ok: false, error: { code: (err as { code?: string }).code ?? 'ACTOR_FAILED', message: describeError(err) } }
+              : { askId, ok: true, value },
+          );
+        }
+        if (--remaining === 0) finish();
+      });
+    }
   });
 }
 
