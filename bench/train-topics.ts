@@ -1,0 +1,200 @@
+/**
+ * Trains the topic model (config/models/topics.json) and the casing lexicon used by entity
+ * extraction (config/models/casing.json) from ../shared/data. Training text is read here and
+ * never copied into the repo; only hashed weights and a list of common lower-case words are kept.
+ *
+ *   npx tsx bench/train-topics.ts          (NEWSAGG_DATA overrides the data folder)
+ *
+ * Label mapping to our taxonomy (DESIGN §7):
+ *   AG News   1 World -> world, 2 Sports -> sports, 3 Business -> business, 4 Sci/Tech -> technology
+ *   BBC       business -> business, sport -> sports, politics -> politics, tech -> technology,
+ *             entertainment -> entertainment
+ *   UCI       b -> business, t (science & technology) -> technology, e -> entertainment, m -> health
+ * No set labels `science`; that category comes from feed tags, URL sections and rules only.
+ * Held out for the benchmark: every row whose (set, normalised title) hash is 0 mod 5; rows of
+ * the UCI stories file also train (they are other UCI rows), except ids that are held out.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fnv1a, tokenize, type ArticleInput } from '../src/actors/enrich/text.js';
+import { serializeModel, topicFeatures, type Category } from '../src/actors/enrich/topic-model.js';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
+
+/** The data folder, or null when it is missing. */
+export function dataDir(): string | null {
+  const dir = resolve(ROOT, process.env.NEWSAGG_DATA ?? '../shared/data');
+  return existsSync(dir) ? dir : null;
+}
+
+/** Minimal RFC 4180 CSV reader (quoted fields, doubled quotes, newlines inside quotes). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') { field += '"'; i += 2; continue; }
+        quoted = false; i++; continue;
+      }
+      field += c; i++; continue;
+    }
+    if (c === '"') { quoted = true; i++; continue; }
+    if (c === ',') { row.push(field); field = ''; i++; continue; }
+    if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); rows.push(row); row = []; field = ''; i++; continue;
+    }
+    field += c; i++;
+  }
+  if (field.length > 0 || row.length > 0) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+/** One labelled row of a topic data set. */
+export interface TopicRow {
+  set: 'ag' | 'bbc' | 'uci' | 'uci-stories';
+  id: string;
+  label: Category;
+  article: ArticleInput;
+}
+
+const AG: Record<string, Category> = { '1': 'world', '2': 'sports', '3': 'business', '4': 'technology' };
+const BBC: Record<string, Category> = { business: 'business', sport: 'sports', politics: 'politics', tech: 'technology', entertainment: 'entertainment' };
+const UCI: Record<string, Category> = { b: 'business', t: 'technology', e: 'entertainment', m: 'health' };
+
+/** Deterministic hold-out: 1 row in 5, keyed by set and normalised title so copies stay together. */
+export function isHeldOut(set: string, title: string): boolean {
+  const key = set.replace('-stories', '') + ':' + tokenize(title).join(' ');
+  return fnv1a(key) % 5 === 0;
+}
+
+/** All labelled rows of AG News, BBC and UCI (sample and stories). */
+export function loadTopicRows(dir: string): TopicRow[] {
+  const rows: TopicRow[] = [];
+  const ag = parseCsv(readFileSync(resolve(dir, 'ag-news/ag_news_dev.csv'), 'utf8'));
+  ag.forEach((r, i) => {
+    const label = AG[r[0]!];
+    if (!label || !r[1]) return;
+    const summary = (r[2] ?? '').replace(/\\/g, ' ').replace(/#39;/g, "'");
+    rows.push({ set: 'ag', id: `ag-${i}`, label, article: { id: `ag-${i}`, url: '', title: r[1], summary, publisher: 'ag', published_at: 0 } });
+  });
+  for (const line of readFileSync(resolve(dir, 'bbc-news/bbc_news_dev.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { id: string; category: string; title: string; text: string };
+    const label = BBC[r.category];
+    if (!label) continue;
+    rows.push({ set: 'bbc', id: r.id, label, article: { id: r.id, url: '', title: r.title, text: r.text, publisher: 'bbc', published_at: 0, publisher_country: 'GB' } });
+  }
+  for (const [file, set] of [['uci_sample_dev.csv', 'uci'], ['uci_stories_dev.csv', 'uci-stories']] as const) {
+    const csv = parseCsv(readFileSync(resolve(dir, 'uci-news', file), 'utf8'));
+    for (const r of csv.slice(1)) {
+      const label = UCI[r[4] ?? ''];
+      if (!label || !r[1]) continue;
+      rows.push({ set, id: `uci-${r[0]}`, label, article: { id: `uci-${r[0]}`, url: r[2] ?? '', title: r[1], publisher: r[3] ?? '', published_at: Number(r[7]) } });
+    }
+  }
+  return rows;
+}
+
+/** Seeded PRNG (mulberry32) so training is reproducible. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function trainText(a: ArticleInput): string {
+  let s = a.title;
+  if (a.summary) s += '\n' + a.summary;
+  if (a.text) s += '\n' + a.text.slice(0, 1200);
+  return s;
+}
+
+/** Softmax regression with Adagrad over hashed features; fixed seed. */
+export function train(rows: TopicRow[], opts: { buckets: number; epochs: number; lr: number; l2: number; seed: number }) {
+  const classes = [...new Set(rows.map((r) => r.label))].sort() as Category[];
+  const C = classes.length;
+  const W = new Float32Array(opts.buckets * C);
+  const G = new Float32Array(opts.buckets * C).fill(1e-6);
+  const bias = new Float32Array(C);
+  const feats = rows.map((r) => topicFeatures(tokenize(trainText(r.article)), opts.buckets, [], r.article.url));
+  const ys = rows.map((r) => classes.indexOf(r.label));
+  const rnd = mulberry32(opts.seed);
+  const order = rows.map((_, i) => i);
+  const p = new Float64Array(C);
+  for (let ep = 0; ep < opts.epochs; ep++) {
+    for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j]!, order[i]!]; }
+    for (const idx of order) {
+      const f = feats[idx]!;
+      if (f.length === 0) continue;
+      const v = 1 / Math.sqrt(f.length);
+      for (let c = 0; c < C; c++) p[c] = bias[c]!;
+      for (const h of f) for (let c = 0; c < C; c++) p[c]! += W[h * C + c]! * v;
+      let max = -Infinity;
+      for (let c = 0; c < C; c++) max = Math.max(max, p[c]!);
+      let sum = 0;
+      for (let c = 0; c < C; c++) { p[c] = Math.exp(p[c]! - max); sum += p[c]!; }
+      for (let c = 0; c < C; c++) {
+        const g = p[c]! / sum - (c === ys[idx] ? 1 : 0);
+        bias[c]! -= opts.lr * 0.1 * g;
+        for (const h of f) {
+          const k = h * C + c;
+          const grad = g * v + opts.l2 * W[k]!;
+          G[k]! += grad * grad;
+          W[k]! -= (opts.lr * grad) / Math.sqrt(G[k]!);
+        }
+      }
+    }
+  }
+  return { buckets: opts.buckets, classes, bias, weights: W };
+}
+
+/** Words written in lower case at least as often as capitalised (mid-sentence) in the corpus. */
+export function casingLexicon(texts: string[], minCount = 2): string[] {
+  const lower = new Map<string, number>();
+  const upper = new Map<string, number>();
+  for (const t of texts) {
+    for (const sentence of t.split(/[.!?\n:]+/)) {
+      const words = sentence.split(/[^A-Za-z']+/).filter(Boolean);
+      for (let i = 1; i < words.length; i++) {
+        const w = words[i]!.replace(/'s$/, '');
+        if (w.length < 2) continue;
+        const lw = w.toLowerCase();
+        if (w === lw) lower.set(lw, (lower.get(lw) ?? 0) + 1);
+        else upper.set(lw, (upper.get(lw) ?? 0) + 1);
+      }
+    }
+  }
+  const out: string[] = [];
+  for (const [w, n] of lower) if (n >= minCount && n >= (upper.get(w) ?? 0)) out.push(w);
+  return out.sort();
+}
+
+async function main(): Promise<void> {
+  const dir = dataDir();
+  if (!dir) { console.error('train-topics: data folder missing (set NEWSAGG_DATA); nothing trained'); process.exit(2); }
+  const all = loadTopicRows(dir);
+  const heldIds = new Set(all.filter((r) => r.set === 'uci' && isHeldOut(r.set, r.article.title)).map((r) => r.id));
+  const trainRows = all.filter((r) => !isHeldOut(r.set, r.article.title) && !(r.set === 'uci-stories' && heldIds.has(r.id)));
+  const opts = { buckets: 1 << Number(process.env.TOPIC_BITS ?? 18), epochs: Number(process.env.TOPIC_EPOCHS ?? 12), lr: 0.3, l2: 1e-7, seed: 42 };
+  const t0 = Date.now();
+  const model = train(trainRows, opts);
+  const meta = { trained_rows: trainRows.length, held_out: all.length - trainRows.length, ...opts, seed: opts.seed };
+  writeFileSync(resolve(ROOT, 'config/models/topics.json'), serializeModel(model, meta));
+  const words = casingLexicon(trainRows.map((r) => trainText(r.article)));
+  writeFileSync(resolve(ROOT, 'config/models/casing.json'), JSON.stringify({ about: 'words usually written in lower case (derived counts, no text)', lower: words }));
+  console.log(JSON.stringify({ ...meta, classes: model.classes, casing_words: words.length, train_ms: Date.now() - t0 }));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main();

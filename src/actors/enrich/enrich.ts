@@ -1,0 +1,61 @@
+import { extractEntities, type Entity } from './entities.js';
+import { loadGazetteer, regionForCountry, type Region } from './gazetteer.js';
+import { detectLanguage } from './language.js';
+import { articleText, tokenize, type ArticleInput } from './text.js';
+import { classifyTopic } from './topic.js';
+import { loadTopicModel, type Category } from './topic-model.js';
+
+/** What enrichment adds to an article. */
+export interface Enrichment {
+  language: string;
+  category: Category;
+  /** edition: the publisher country's region, else where the article's places lie, else global */
+  region: Region;
+  /** places the article is about: ISO 3166-1 codes (or area names), most mentioned first */
+  places: string[];
+  entities: Entity[];
+  /** lower-cased tokens of title + snippet + text prefix, reused by clustering */
+  tokens: string[];
+  topic_confidence: number;
+}
+
+/** Load the gazetteer, lexicons and topic model now instead of on the first article. */
+export function warmUpEnrichment(): void {
+  loadGazetteer();
+  loadTopicModel();
+  extractEntities(['Warm Up']);
+}
+
+/**
+ * Enrich one article: language, topic, region, places, entities. Pure apart from the
+ * once-loaded data files; title + snippet carry the signal, transient text adds a prefix.
+ */
+export function enrich(article: ArticleInput): Enrichment {
+  const text = articleText(article, 1200);
+  const tokens = tokenize(text);
+  const lang = detectLanguage(article.summary ? article.title + '\n' + article.summary : text, article.language, tokens);
+  const topic = classifyTopic({
+    tokens,
+    lowerText: text.toLowerCase(),
+    url: article.url,
+    feedCategory: article.feed_category ?? null,
+  });
+  const segments = [article.title];
+  if (article.summary) segments.push(article.summary);
+  if (article.text) segments.push(article.text.length > 1200 ? article.text.slice(0, 1200) : article.text);
+  const { entities, places } = extractEntities(segments);
+  let region = regionForCountry(article.publisher_country);
+  if (region === 'global' && !article.publisher_country && places.length > 0) {
+    const g = loadGazetteer();
+    region = g.regionOf.get(places[0]!) ?? g.phrases.get(places[0]!)?.region ?? 'global';
+  }
+  return {
+    language: lang.language,
+    category: topic.category,
+    region,
+    places,
+    entities,
+    tokens,
+    topic_confidence: topic.confidence,
+  };
+}

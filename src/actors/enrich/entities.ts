@@ -1,0 +1,237 @@
+import { readFileSync } from 'node:fs';
+import { foldAbbreviations, loadGazetteer, type Gazetteer, type Place } from './gazetteer.js';
+import { STOPWORDS } from './text.js';
+
+/**
+ * Named entities (people, organisations, places) from title + snippet (+ transient text), by
+ * capitalisation with a casing lexicon: a capitalised word counts only if it is not a word
+ * usually written in lower case, which keeps Title-Case headlines ("Lindsay Lohan Checks Into
+ * Betty Ford") from becoming one long entity. Names are normalised: dotted abbreviations folded,
+ * possessives cut, aliases ("U.S.", "Fed") mapped to one canonical name.
+ */
+
+export type EntityType = 'person' | 'org' | 'place' | 'other';
+
+export interface Entity {
+  name: string;
+  type: EntityType;
+}
+
+export interface EntityResult {
+  entities: Entity[];
+  /** ISO 3166-1 codes (or area names such as "Europe"), most mentioned first */
+  places: string[];
+}
+
+const ORG_SUFFIX = new Set(
+  ('inc corp corporation co ltd llc plc group bank party university council committee association agency ' +
+    'ministry department commission court fund institute foundation airlines airways motors systems ' +
+    'technologies holdings capital partners reserve congress parliament senate police army federation league ' +
+    'club fc union news times post journal company industries labs studios records pictures network').split(' '),
+);
+/** Lower-case words allowed inside a name ("Bank of America", "Leonardo da Vinci"). */
+/** Legal-form suffixes dropped from organisation names ("Herbalife Ltd." -> "Herbalife"). */
+const LEGAL_FORMS = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'ag', 'sa', 'nv', 'gmbh', 'limited', 'incorporated']);
+const CONNECTORS = new Set(['of', 'de', 'da', 'van', 'von', 'der', 'del', 'bin', 'al', 'la', 'le', 'and', '&']);
+
+interface Lexicon {
+  aliases: Map<string, [string, EntityType]>;
+  /** words usually written in lower case: capitalised, they are still not names */
+  common: Set<string>;
+}
+
+let lexicon: Lexicon | null = null;
+
+function loadLexicon(): Lexicon {
+  if (lexicon) return lexicon;
+  const a = JSON.parse(readFileSync(new URL('../../../config/entity-aliases.json', import.meta.url), 'utf8')) as {
+    aliases: Record<string, [string, EntityType]>;
+  };
+  const aliases = new Map<string, [string, EntityType]>();
+  for (const [k, v] of Object.entries(a.aliases)) aliases.set(foldAbbreviations(k).toLowerCase(), v);
+  let common = new Set<string>();
+  try {
+    const c = JSON.parse(readFileSync(new URL('../../../config/models/casing.json', import.meta.url), 'utf8')) as { lower: string[] };
+    common = new Set(c.lower);
+  } catch {
+    // No trained casing lexicon: fall back to stopwords only (more false entities, still works).
+  }
+  for (const w of STOPWORDS) common.add(w);
+  lexicon = { aliases, common };
+  return lexicon;
+}
+
+function isUpper(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0xde && c !== 0xd7);
+}
+function isWord(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7);
+}
+
+/** Words of one segment with flags: sentence start, and a break (punctuation) before it. */
+function scan(seg: string, words: string[], starts: boolean[], breaks: boolean[]): void {
+  const n = seg.length;
+  let i = 0;
+  let sentenceStart = true;
+  let brk = true;
+  while (i < n) {
+    const c = seg.charCodeAt(i);
+    if (!isWord(c)) {
+      if (c === 46 || c === 33 || c === 63 || c === 58 || c === 10 || c === 124) { sentenceStart = true; brk = true; }
+      else if (c !== 32 && c !== 45 && c !== 38 && c !== 160) brk = true;
+      if (c === 38) { words.push('&'); starts.push(false); breaks.push(brk); brk = false; }
+      i++;
+      continue;
+    }
+    const s = i;
+    while (i < n && isWord(seg.charCodeAt(i))) i++;
+    let w = seg.slice(s, i);
+    // possessive or elided apostrophe: "Ackman's" -> "Ackman", "O'Neil" stays one word
+    if (i < n && (seg.charCodeAt(i) === 39 || seg.charCodeAt(i) === 0x2019)) {
+      const after = i + 1 < n ? seg.charCodeAt(i + 1) : 32;
+      const after2 = i + 2 < n ? seg.charCodeAt(i + 2) : 32;
+      // a possessive ends a name: "Fed's Charles Plosser" is two entities
+      if ((after | 32) === 115 && !isWord(after2)) { i += 2; words.push(w); starts.push(sentenceStart); breaks.push(brk); sentenceStart = false; brk = true; continue; }
+      else if (isWord(after) && w.length === 1) {
+        const s2 = i + 1; i = s2;
+        while (i < n && isWord(seg.charCodeAt(i))) i++;
+        w = w + "'" + seg.slice(s2, i);
+      } else i++;
+    }
+    words.push(w); starts.push(sentenceStart); breaks.push(brk);
+    sentenceStart = false; brk = false;
+  }
+}
+
+function typeOf(parts: string[]): EntityType {
+  const last = parts[parts.length - 1]!.toLowerCase();
+  if (ORG_SUFFIX.has(last)) return 'org';
+  if (parts.length === 1) {
+    const p = parts[0]!;
+    return p.length >= 2 && p.length <= 5 && p === p.toUpperCase() ? 'org' : 'other';
+  }
+  if (parts.length <= 3 && parts.every((p) => p.length > 1 && p !== p.toUpperCase())) return 'person';
+  return 'other';
+}
+
+/**
+ * Extract entities and places. `segments` are title, summary, text (each judged for Title Case
+ * on its own). Allocation stays proportional to the number of capitalised words.
+ */
+export function extractEntities(segments: readonly string[], g: Gazetteer = loadGazetteer()): EntityResult {
+  const lex = loadLexicon();
+  const found = new Map<string, Entity & { n: number }>();
+  const placeCount = new Map<string, number>();
+  const words: string[] = [];
+  const starts: boolean[] = [];
+  const breaks: boolean[] = [];
+
+  const addPlace = (p: Place): void => {
+    placeCount.set(p.code, (placeCount.get(p.code) ?? 0) + 1);
+    const key = p.name.toLowerCase();
+    const e = found.get(key);
+    if (e) e.n++;
+    else found.set(key, { name: p.name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', n: 1 });
+  };
+  const addName = (parts: string[]): void => {
+    let legal = false;
+    while (parts.length > 1 && LEGAL_FORMS.has(parts[parts.length - 1]!.toLowerCase())) { parts = parts.slice(0, -1); legal = true; }
+    const surface = parts.join(' ');
+    const key = surface.toLowerCase();
+    const alias = lex.aliases.get(key);
+    const name = alias ? alias[0] : surface;
+    const type = alias ? alias[1] : legal ? 'org' : typeOf(parts);
+    const k = name.toLowerCase();
+    const e = found.get(k);
+    if (e) e.n++;
+    else found.set(k, { name, type, n: 1 });
+  };
+
+  for (const raw of segments) {
+    if (!raw) continue;
+    const seg = foldAbbreviations(raw);
+    words.length = 0; starts.length = 0; breaks.length = 0;
+    scan(seg, words, starts, breaks);
+    let capital = 0, lowerable = 0, allCaps = 0;
+    for (const w of words) {
+      const lw = w.toLowerCase();
+      if (STOPWORDS.has(lw)) continue;
+      lowerable++;
+      if (isUpper(w.charCodeAt(0))) capital++;
+      if (w.length > 3 && w === w.toUpperCase()) allCaps++;
+    }
+    const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
+    const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
+
+    const candidate = (i: number): boolean => {
+      const w = words[i]!;
+      if (!isUpper(w.charCodeAt(0))) return false;
+      const lw = w.toLowerCase();
+      const acronym = w.length >= 2 && w.length <= 5 && w === w.toUpperCase() && !shouting;
+      if (acronym) return !/^\d/.test(w);
+      if (lex.aliases.has(lw) || g.phrases.has(w)) return true;
+      if (STOPWORDS.has(lw)) return false;
+      if ((titleCase || shouting || starts[i]) && lex.common.has(lw)) return false;
+      return true;
+    };
+
+    let i = 0;
+    while (i < words.length) {
+      if (!candidate(i)) { i++; continue; }
+      let j = i;
+      while (j + 1 < words.length && !breaks[j + 1]) {
+        if (candidate(j + 1)) { j++; continue; }
+        if (j + 2 < words.length && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && candidate(j + 2)) { j += 2; continue; }
+        break;
+      }
+      emitRun(words, i, j, g, lex, addPlace, addName);
+      i = j + 1;
+    }
+  }
+
+  // A lone surname that closes a full name in the same article is that person ("Snowden").
+  const persons = [...found.values()].filter((e) => e.type === 'person');
+  for (const [k, e] of found) {
+    if (e.type !== 'other' || k.includes(' ')) continue;
+    const full = persons.find((p) => p.name.toLowerCase().endsWith(' ' + k));
+    if (full) { full.n += e.n; found.delete(k); }
+  }
+  const entities = [...found.values()].sort((a, b) => b.n - a.n).map(({ name, type }) => ({ name, type }));
+  const places = [...placeCount.entries()].sort((a, b) => b[1] - a[1]).map(([code]) => code);
+  return { entities, places };
+}
+
+/** A run of name words: peel gazetteer places (longest match first), the rest are names. */
+function emitRun(
+  words: string[], from: number, to: number, g: Gazetteer, lex: Lexicon,
+  addPlace: (p: Place) => void, addName: (parts: string[]) => void,
+): void {
+  let rest: string[] = [];
+  let k = from;
+  while (k <= to) {
+    let matched = 0;
+    for (let len = Math.min(g.maxTokens, to - k + 1); len >= 1; len--) {
+      const key = len === 1 ? words[k]! : words.slice(k, k + len).join(' ');
+      const p = g.phrases.get(key);
+      // A place inside a longer alias ("Bank of England") stays part of the name.
+      if (p && !(len < to - from + 1 && lex.aliases.has(words.slice(from, to + 1).join(' ').toLowerCase()))) {
+        if (rest.length > 0) { pushName(rest, addName); rest = []; }
+        addPlace(p);
+        matched = len;
+        break;
+      }
+    }
+    if (matched > 0) { k += matched; continue; }
+    rest.push(words[k]!);
+    k++;
+  }
+  if (rest.length > 0) pushName(rest, addName);
+}
+
+function pushName(parts: string[], addName: (parts: string[]) => void): void {
+  while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
+  while (parts.length > 0 && CONNECTORS.has(parts[0]!)) parts.shift();
+  if (parts.length === 0) return;
+  if (parts.length === 1 && parts[0]!.length < 2) return;
+  addName(parts);
+}

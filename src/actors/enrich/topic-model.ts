@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs';
+import { NewsaggError } from '../../runtime/errors.js';
+import { fnv1a, pairHash, STOPWORDS } from './text.js';
+
+/**
+ * The compact topic model: multinomial logistic regression over hashed word unigrams and
+ * bigrams, weights quantised to int8 (config/models/topics.json, trained by
+ * bench/train-topics.ts). Features and scoring live here so training and serving share them.
+ */
+
+/** Categories (DESIGN §7). */
+export type Category = 'world' | 'politics' | 'business' | 'technology' | 'science' | 'health' | 'sports' | 'entertainment';
+
+export const CATEGORIES: readonly Category[] = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'];
+
+export interface TopicModel {
+  /** power of two */
+  buckets: number;
+  classes: Category[];
+  bias: Float32Array;
+  /** buckets x classes, row-major by bucket */
+  weights: Float32Array | Int8Array;
+  /** multiplier that turns stored weights into real ones */
+  scale: number;
+}
+
+/** The model file could not be read or is malformed. */
+export class TopicModelError extends NewsaggError {
+  constructor(message: string, cause?: unknown) {
+    super('TOPIC_MODEL_INVALID', message, { cause });
+  }
+}
+
+/**
+ * Hashed feature indices of a token list: unigrams of non-stopwords and bigrams of adjacent
+ * tokens (stopwords included, so "out of" style phrases still count). Writes into `out`.
+ */
+export function topicFeatures(tokens: readonly string[], buckets: number, out: number[], url?: string): number[] {
+  out.length = 0;
+  const mask = buckets - 1;
+  if (url) urlFeatures(url, mask, out);
+  let prev = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const h = fnv1a(t);
+    if (!STOPWORDS.has(t)) out.push(h & mask);
+    if (i > 0) out.push(pairHash(prev, h) & mask);
+    prev = h;
+  }
+  return out;
+}
+
+/**
+ * The publisher host and the URL's section folders ("/business/", "/sport/football/") are
+ * features of their own: a publisher's sections say more about topic than any headline word.
+ * The last path segment is the slug (headline words) and is skipped.
+ */
+function urlFeatures(url: string, mask: number, out: number[]): void {
+  const m = /^[a-z]+:\/\/(?:www\.)?([^/?#:]+)[^/?#]*(\/[^?#]*)?/i.exec(url);
+  if (!m) return;
+  out.push(fnv1a('h:' + m[1]!.toLowerCase()) & mask);
+  const path = m[2];
+  if (!path) return;
+  const segs = path.toLowerCase().split('/');
+  for (let i = 1; i < segs.length - 1 && i < 5; i++) {
+    const seg = segs[i]!;
+    if (seg.length > 1 && seg.length < 24 && !/\d{3}/.test(seg)) out.push(fnv1a('p:' + seg) & mask);
+  }
+}
+
+/** Class scores (log-odds up to a constant) into `scores`; features are L2-normalised counts. */
+export function scoreFeatures(m: TopicModel, features: readonly number[], scores: Float64Array): Float64Array {
+  const C = m.classes.length;
+  for (let c = 0; c < C; c++) scores[c] = 0;
+  const n = features.length;
+  if (n > 0) {
+    const w = m.weights;
+    for (let i = 0; i < n; i++) {
+      const base = features[i]! * C;
+      for (let c = 0; c < C; c++) scores[c]! += w[base + c]!;
+    }
+    const k = m.scale / Math.sqrt(n);
+    for (let c = 0; c < C; c++) scores[c] = scores[c]! * k;
+  }
+  for (let c = 0; c < C; c++) scores[c]! += m.bias[c]!;
+  return scores;
+}
+
+/** Softmax in place; returns the index of the largest probability. */
+export function softmax(scores: Float64Array, n: number): number {
+  let max = -Infinity, arg = 0;
+  for (let c = 0; c < n; c++) if (scores[c]! > max) { max = scores[c]!; arg = c; }
+  let sum = 0;
+  for (let c = 0; c < n; c++) { const e = Math.exp(scores[c]! - max); scores[c] = e; sum += e; }
+  for (let c = 0; c < n; c++) scores[c] = scores[c]! / sum;
+  return arg;
+}
+
+interface ModelFile {
+  format: 'newsagg-topics-v1';
+  buckets: number;
+  classes: Category[];
+  bias: number[];
+  scale: number;
+  /** base64 of buckets*classes int8 values */
+  weights: string;
+}
+
+/** Serialise a trained float model, quantising to int8. */
+export function serializeModel(m: { buckets: number; classes: Category[]; bias: Float32Array; weights: Float32Array }, meta: Record<string, unknown>): string {
+  let max = 0;
+  for (let i = 0; i < m.weights.length; i++) max = Math.max(max, Math.abs(m.weights[i]!));
+  const scale = max / 127 || 1;
+  const q = new Int8Array(m.weights.length);
+  for (let i = 0; i < q.length; i++) q[i] = Math.round(m.weights[i]! / scale);
+  const file: ModelFile & { meta: Record<string, unknown> } = {
+    format: 'newsagg-topics-v1', meta, buckets: m.buckets, classes: m.classes, bias: [...m.bias], scale,
+    weights: Buffer.from(q.buffer, q.byteOffset, q.byteLength).toString('base64'),
+  };
+  return JSON.stringify(file);
+}
+
+let cached: TopicModel | null = null;
+
+/** Load the committed model (once per process). */
+export function loadTopicModel(path?: string | URL): TopicModel {
+  if (cached && path === undefined) return cached;
+  const file = path ?? new URL('../../../config/models/topics.json', import.meta.url);
+  let raw: ModelFile;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8')) as ModelFile;
+  } catch (err) {
+    throw new TopicModelError(`cannot read topic model ${String(file)}`, err);
+  }
+  if (raw.format !== 'newsagg-topics-v1' || (raw.buckets & (raw.buckets - 1)) !== 0) {
+    throw new TopicModelError(`unsupported topic model format in ${String(file)}`);
+  }
+  const buf = Buffer.from(raw.weights, 'base64');
+  const weights = new Int8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (weights.length !== raw.buckets * raw.classes.length) throw new TopicModelError('topic model weights have the wrong size');
+  const m: TopicModel = { buckets: raw.buckets, classes: raw.classes, bias: Float32Array.from(raw.bias), weights, scale: raw.scale };
+  if (path === undefined) cached = m;
+  return m;
+}
