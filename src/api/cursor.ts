@@ -1,0 +1,50 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { NewsaggError } from '../runtime/errors.js';
+
+/** A cursor that is malformed, tampered with, or from another feed. */
+export class InvalidCursorError extends NewsaggError {
+  constructor(reason: string) {
+    super('invalid_cursor', `invalid cursor: ${reason}`, { userMessage: 'The cursor is invalid or expired; start again without one.' });
+  }
+}
+
+/**
+ * Opaque, tamper-evident pagination cursors: base64url(JSON payload) + '.' + a truncated
+ * HMAC-SHA256 over it and a scope (which feed/search it belongs to), so a client can neither
+ * forge positions nor replay a cursor of one feed on another.
+ */
+export class CursorCodec {
+  private readonly key: Buffer;
+
+  constructor(secret: string) {
+    if (!secret) throw new TypeError('cursor secret must not be empty');
+    this.key = Buffer.from(secret, 'utf8');
+  }
+
+  encode(scope: string, payload: Record<string, unknown>): string {
+    const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+    return `${body}.${this.sign(scope, body)}`;
+  }
+
+  decode<T extends Record<string, unknown>>(scope: string, cursor: string): T {
+    if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 2048) throw new InvalidCursorError('bad length');
+    const dot = cursor.indexOf('.');
+    if (dot <= 0 || dot !== cursor.lastIndexOf('.')) throw new InvalidCursorError('bad shape');
+    const body = cursor.slice(0, dot);
+    const mac = Buffer.from(cursor.slice(dot + 1), 'base64url');
+    const want = Buffer.from(this.sign(scope, body), 'base64url');
+    if (mac.length !== want.length || !timingSafeEqual(mac, want)) throw new InvalidCursorError('signature mismatch');
+    let value: unknown;
+    try {
+      value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      throw new InvalidCursorError('undecodable');
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidCursorError('bad payload');
+    return value as T;
+  }
+
+  private sign(scope: string, body: string): string {
+    return createHmac('sha256', this.key).update(scope).update('\0').update(body).digest().subarray(0, 16).toString('base64url');
+  }
+}

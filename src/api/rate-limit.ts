@@ -1,0 +1,40 @@
+/**
+ * Token buckets per client (API token, else IP): `rps` tokens per second up to `burst`. Pure
+ * maths with an injected clock; idle buckets are swept so memory stays bounded under many IPs.
+ */
+export class RateLimiter {
+  private buckets = new Map<string, { tokens: number; at: number }>();
+  private lastSweep: number;
+
+  constructor(
+    private readonly rps: number,
+    private readonly burst: number,
+    private readonly now: () => number = Date.now,
+    private readonly maxClients = 100_000,
+  ) {
+    this.lastSweep = now();
+  }
+
+  /** Take one token; returns 0 when allowed, else the milliseconds until a token is available. */
+  take(client: string): number {
+    if (this.rps <= 0) return 0;
+    const t = this.now();
+    if (t - this.lastSweep > 60_000 || this.buckets.size > this.maxClients) this.sweep(t);
+    let b = this.buckets.get(client);
+    if (!b) this.buckets.set(client, (b = { tokens: this.burst, at: t }));
+    b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.rps);
+    b.at = t;
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - b.tokens) / this.rps) * 1000);
+  }
+
+  private sweep(t: number): void {
+    this.lastSweep = t;
+    const full = (this.burst / this.rps) * 1000;
+    for (const [k, b] of this.buckets) if (t - b.at > full) this.buckets.delete(k);
+    if (this.buckets.size > this.maxClients) this.buckets.clear();
+  }
+}

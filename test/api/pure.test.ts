@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { CursorCodec } from '../../src/api/cursor.js';
+import { diversify } from '../../src/api/diversity.js';
+import { RateLimiter } from '../../src/api/rate-limit.js';
+
+describe('CursorCodec', () => {
+  const codec = new CursorCodec('s3cret');
+  it('round-trips a payload within its scope', () => {
+    const c = codec.encode('feed:us:top', { s: 'snap1', o: 20 });
+    expect(codec.decode('feed:us:top', c)).toEqual({ s: 'snap1', o: 20 });
+  });
+  it.each([
+    ['empty', ''],
+    ['no signature', 'eyJ9'],
+    ['garbage', '!!!.???'],
+    ['two dots', 'a.b.c'],
+    ['huge', 'a'.repeat(5000)],
+  ])('rejects %s', (_n, c) => {
+    expect(() => codec.decode('feed:us:top', c)).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
+  });
+  it('rejects tampering, another scope and another secret', () => {
+    const c = codec.encode('feed:us:top', { o: 20 });
+    const [body, mac] = c.split('.');
+    const forged = Buffer.from(JSON.stringify({ o: 999 })).toString('base64url') + '.' + mac;
+    expect(() => codec.decode('feed:us:top', forged)).toThrow(/signature/);
+    expect(() => codec.decode('feed:uk:top', c)).toThrow(/signature/);
+    expect(() => new CursorCodec('other').decode('feed:us:top', c)).toThrow(/signature/);
+    expect(body).toBeTruthy();
+  });
+});
+
+describe('diversify', () => {
+  const item = (id: string, publisher: string, category: string) => ({ id, publisher, category });
+  it('caps items per publisher per page, deferring the rest in order', () => {
+    const ranked = ['a', 'b', 'c', 'd', 'e'].map((id) => item(id, 'P', 'world')).concat([item('f', 'Q', 'world'), item('g', 'R', 'world')]);
+    const out = diversify(ranked, { pageSize: 5, maxPerPublisher: 3, minCategories: 0 });
+    expect(out.map((x) => x.id)).toEqual(['a', 'b', 'c', 'f', 'g', 'd', 'e']);
+    expect(out).toHaveLength(ranked.length);
+  });
+  it('brings at least three categories onto the first page when available', () => {
+    const ranked = [
+      ...Array.from({ length: 8 }, (_, i) => item(`w${i}`, `p${i}`, 'world')),
+      item('s1', 'x1', 'sports'),
+      item('t1', 'x2', 'technology'),
+    ];
+    const out = diversify(ranked, { pageSize: 5, maxPerPublisher: 3, minCategories: 3 });
+    const first = out.slice(0, 5);
+    expect(new Set(first.map((x) => x.category)).size).toBeGreaterThanOrEqual(3);
+    expect(out).toHaveLength(10);
+    expect(new Set(out.map((x) => x.id)).size).toBe(10);
+  });
+  it('keeps order when one publisher is all there is', () => {
+    const ranked = ['a', 'b', 'c', 'd'].map((id) => item(id, 'P', 'world'));
+    expect(diversify(ranked, { pageSize: 2, maxPerPublisher: 1, minCategories: 0 }).map((x) => x.id)).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('RateLimiter', () => {
+  it('allows a burst, then refills at the rate, per client', () => {
+    let t = 0;
+    const rl = new RateLimiter(2, 3, () => t);
+    expect([rl.take('a'), rl.take('a'), rl.take('a')]).toEqual([0, 0, 0]);
+    expect(rl.take('a')).toBe(500);
+    expect(rl.take('b')).toBe(0);
+    t += 500;
+    expect(rl.take('a')).toBe(0);
+    expect(rl.take('a')).toBeGreaterThan(0);
+  });
+});
