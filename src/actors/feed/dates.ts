@@ -1,0 +1,281 @@
+import { FILLERS, MONTHS, WEEKDAYS, ZONES } from './date-names.js';
+
+/**
+ * Feed dates → UTC instants. Understands W3C-DTF / ISO 8601 (also compact and with a space),
+ * RFC 822/1123/2822 and the broken variants feeds publish: missing zones (read as UTC), named
+ * zones (`EST`, `PT`, `MEST`), `GMT+0200`, IANA zone names, two-digit years, localised month
+ * and weekday names, asctime order, `19th`, `10:00 PM`. Anything it cannot read unambiguously —
+ * or a calendar-impossible date such as 31 February, which `Date.parse` silently rolls over —
+ * is `null`: a date is never invented. Pure: no clock is consulted.
+ */
+export function parseFeedDate(input: string): Date | null {
+  if (typeof input !== 'string') return null;
+  const s = input.trim();
+  if (s.length === 0 || s.length > 120) return null;
+  return parseIso(s) ?? parseLoose(s);
+}
+
+/** The same as `parseFeedDate`, formatted as an ISO-8601 UTC string. */
+export function feedDateIso(input: string | undefined | null): string | null {
+  if (!input) return null;
+  const d = parseFeedDate(input);
+  return d ? d.toISOString() : null;
+}
+
+interface Parts {
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  sec: number;
+  ms: number;
+}
+
+const ISO =
+  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2}))?)?(?:(?:T|\s+|T\s*)(\d{2}):?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|UTC|GMT|UT|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+function parseIso(s: string): Date | null {
+  const m = ISO.exec(s);
+  if (!m) return null;
+  // a bare 5..8 digit number is more likely an id than a date; W3C-DTF needs separators or T
+  if (!s.includes('-') && !/T/i.test(s) && s.length !== 4) return null;
+  const p: Parts = {
+    y: +m[1]!,
+    mo: m[2] ? +m[2] : 1,
+    d: m[3] ? +m[3] : 1,
+    h: m[4] ? +m[4] : 0,
+    mi: m[5] ? +m[5] : 0,
+    sec: m[6] ? +m[6] : 0,
+    ms: m[7] ? Math.round(+`0.${m[7]}` * 1000) : 0,
+  };
+  const off = m[8] ? offsetMinutes(m[8]) : 0;
+  if (off === null) return null;
+  return build(p, off);
+}
+
+/** `Z`, `+02`, `+0200`, `+02:00`, `GMT+2` → minutes east of UTC, or null. */
+function offsetMinutes(z: string): number | null {
+  const zl = z.toLowerCase();
+  const named = ZONES.get(zl);
+  if (named !== undefined) return named;
+  const m = /^(?:gmt|utc|ut)?([+-])(\d{1,4})(?::(\d{2}))?$/.exec(zl);
+  if (!m) return null;
+  let h: number;
+  let mi: number;
+  const digits = m[2]!;
+  if (m[3] !== undefined) {
+    if (digits.length > 2) return null;
+    h = +digits;
+    mi = +m[3];
+  } else if (digits.length <= 2) {
+    h = +digits;
+    mi = 0;
+  } else {
+    h = +digits.slice(0, digits.length - 2);
+    mi = +digits.slice(-2);
+  }
+  if (h > 14 || mi > 59) return null;
+  const v = h * 60 + mi;
+  return m[1] === '-' ? -v : v;
+}
+
+function daysIn(y: number, mo: number): number {
+  return new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}
+
+/** Validate and convert; `off` is minutes east of UTC, or an IANA zone name. */
+function build(p: Parts, off: number | string): Date | null {
+  if (p.y < 1000 || p.y > 9999 || p.mo < 1 || p.mo > 12 || p.d < 1 || p.d > daysIn(p.y, p.mo)) return null;
+  let h = p.h;
+  if (h === 24 && p.mi === 0 && p.sec === 0 && p.ms === 0) h = 24; // 24:00 is the end of the day
+  else if (h > 23) return null;
+  if (p.mi > 59 || p.sec > 60) return null;
+  const sec = Math.min(p.sec, 59); // a leap second lands on :59
+  // Date.UTC with a two-digit year would add 1900, so set the full year explicitly
+  const wall = new Date(0);
+  wall.setUTCFullYear(p.y, p.mo - 1, p.d);
+  wall.setUTCHours(h, p.mi, sec, p.ms);
+  const local = wall.getTime();
+  if (typeof off === 'string') return new Date(local - zoneOffsetAt(off, local) * 60_000);
+  return new Date(local - off * 60_000);
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(tz: string): Intl.DateTimeFormat | null {
+  let f = zoneFormats.get(tz);
+  if (f) return f;
+  try {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+  } catch {
+    return null;
+  }
+  if (zoneFormats.size < 512) zoneFormats.set(tz, f);
+  return f;
+}
+
+/** Offset (minutes east) of an IANA zone at a UTC instant. */
+function offsetAtInstant(f: Intl.DateTimeFormat, utc: number): number {
+  const parts: Record<string, number> = {};
+  for (const p of f.formatToParts(new Date(utc))) if (p.type !== 'literal') parts[p.type] = +p.value;
+  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return Math.round((asUtc - Math.floor(utc / 1000) * 1000) / 60_000);
+}
+
+/** Offset of an IANA zone for a wall-clock time in that zone (two passes settle DST edges). */
+function zoneOffsetAt(tz: string, wall: number): number {
+  const f = zoneFormat(tz)!;
+  const first = offsetAtInstant(f, wall);
+  return offsetAtInstant(f, wall - first * 60_000);
+}
+
+function fold(w: string): string {
+  return w.normalize('NFD').replace(/\p{M}/gu, '').replace(/\.+$/, '');
+}
+
+const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(am|pm|a\.m\.|p\.m\.)?(z|[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5})?$/;
+const NUM = /^(\d{1,4})(?:st|nd|rd|th|er|e|o|\.)?$/;
+const OFFSET = /^(?:gmt|utc|ut)?[+-]\d{1,2}(?::?\d{2})?$/;
+
+/** Token-based reading of RFC 822 and its many relatives. */
+function parseLoose(s: string): Date | null {
+  const chunks = s
+    .replace(/\([^)]*\)/g, ' ')
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  const nums: string[] = [];
+  const months: { m: number; weekdayToo: boolean }[] = [];
+  let time: Parts | null = null;
+  let ampm: string | null = null;
+  let zone: number | string | null = null;
+  let numericDate: { y: number; mo: number; d: number } | null = null;
+
+  const queue = [...chunks];
+  while (queue.length > 0) {
+    const tok = queue.shift()!;
+    const t = TIME.exec(tok);
+    if (t) {
+      if (time) return null;
+      time = { y: 0, mo: 0, d: 0, h: +t[1]!, mi: +t[2]!, sec: t[3] ? +t[3] : 0, ms: t[4] ? Math.round(+`0.${t[4]}` * 1000) : 0 };
+      if (t[5]) ampm = t[5][0]!;
+      if (t[6]) {
+        const z = offsetMinutes(t[6]);
+        if (z === null) return null;
+        zone = z;
+      }
+      continue;
+    }
+    if (OFFSET.test(tok) && (time || /^(gmt|utc|ut)/.test(tok))) {
+      const z = offsetMinutes(tok);
+      if (z === null || zone !== null) return null;
+      zone = z;
+      continue;
+    }
+    const n = NUM.exec(tok);
+    if (n) {
+      nums.push(n[1]!);
+      continue;
+    }
+    if (/^(am|pm|a\.m\.|p\.m\.)$/.test(tok)) {
+      ampm = tok[0]!;
+      continue;
+    }
+    if (/[a-z]\/[a-z]/.test(tok)) {
+      const tz = canonicalZone(s, tok);
+      if (!tz || zone !== null) return null;
+      zone = tz;
+      continue;
+    }
+    if (/^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(tok)) {
+      if (numericDate) return null;
+      numericDate = readNumericDate(tok);
+      if (!numericDate) return null;
+      continue;
+    }
+    if (/[-/.]/.test(tok) && !/^[\p{L}]+\.$/u.test(tok)) {
+      const parts = tok.split(/[-/.]+/).filter(Boolean);
+      if (parts.length > 1) {
+        queue.unshift(...parts);
+        continue;
+      }
+    }
+    const w = fold(tok);
+    const month = MONTHS.get(w);
+    if (month !== undefined) {
+      months.push({ m: month, weekdayToo: WEEKDAYS.has(w) });
+      continue;
+    }
+    if (WEEKDAYS.has(w)) continue;
+    if (time && ZONES.has(w) && zone === null) {
+      zone = ZONES.get(w)!;
+      continue;
+    }
+    if (FILLERS.has(w)) continue;
+    return null;
+  }
+
+  let y: number;
+  let mo: number;
+  let d: number;
+  if (numericDate) {
+    if (months.length > 0 || nums.length > 0) return null;
+    ({ y, mo, d } = numericDate);
+  } else {
+    let picked = months;
+    if (picked.length > 1) picked = picked.filter((x) => !x.weekdayToo);
+    if (picked.length !== 1 || nums.length !== 2) return null;
+    mo = picked[0]!.m;
+    const [a, b] = nums as [string, string];
+    let yTok: string;
+    let dTok: string;
+    if (a.length === 4 && b.length <= 2) [yTok, dTok] = [a, b];
+    else if (b.length === 4 && a.length <= 2) [yTok, dTok] = [b, a];
+    else if (a.length <= 2 && b.length <= 2) [dTok, yTok] = +a > 31 ? [b, a] : [a, b]; // RFC 822: day month year
+    else return null;
+    y = +yTok;
+    d = +dTok;
+    if (y < 100) y += y < 50 ? 2000 : 1900;
+  }
+
+  const p: Parts = { y, mo, d, h: 0, mi: 0, sec: 0, ms: 0 };
+  if (time) {
+    p.h = time.h;
+    p.mi = time.mi;
+    p.sec = time.sec;
+    p.ms = time.ms;
+    if (ampm) {
+      if (p.h < 1 || p.h > 12) return null;
+      if (ampm === 'p' && p.h !== 12) p.h += 12;
+      if (ampm === 'a' && p.h === 12) p.h = 0;
+    }
+  } else if (ampm) return null;
+  return build(p, zone ?? 0);
+}
+
+/** Re-read an IANA zone name with its original case and check that the runtime knows it. */
+function canonicalZone(original: string, lower: string): string | null {
+  const m = original.match(/[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)+/g)?.find((z) => z.toLowerCase() === lower);
+  const tz = m ?? lower;
+  return zoneFormat(tz) ? tz : null;
+}
+
+/** `2024/05/19`, `19.05.2024` (day first), `05/19/2024` only when unambiguous. */
+function readNumericDate(tok: string): { y: number; mo: number; d: number } | null {
+  const sep = tok.includes('.') ? '.' : tok.includes('/') ? '/' : '-';
+  const [a, b, c] = tok.split(/[-/.]/) as [string, string, string];
+  if (a.length === 4) return { y: +a, mo: +b, d: +c };
+  if (c.length !== 4 && c.length !== 2) return null;
+  let y = +c;
+  if (c.length === 2) y += y < 50 ? 2000 : 1900;
+  if (sep === '.' || sep === '-') return { y, mo: +b, d: +a };
+  // slash: day first if the first cannot be a month, month first if the second cannot be
+  if (+a > 12 && +b <= 12) return { y, mo: +b, d: +a };
+  if (+b > 12 && +a <= 12) return { y, mo: +a, d: +b };
+  if (a === b) return { y, mo: +a, d: +b };
+  return null;
+}

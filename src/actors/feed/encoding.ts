@@ -1,0 +1,166 @@
+import iconv from 'iconv-lite';
+
+/**
+ * Byte-level character encoding detection and decoding for feed bodies.
+ *
+ * Order of evidence: byte order mark, then UTF-16/32 byte patterns of `<?xml` without a BOM,
+ * then the HTTP `charset`, then the XML declaration (or JSON: UTF-8), then UTF-8. One exception
+ * to "HTTP wins": servers that default to ISO-8859-1/ASCII for every text/* response are common,
+ * so when the HTTP charset is such a Latin default, the body declares UTF-8 and is valid UTF-8,
+ * the declaration wins. UTF-8 with stray Windows-1252 bytes (two encodings pasted into one
+ * file) is repaired byte by byte instead of producing U+FFFD.
+ */
+
+export interface Decoded {
+  text: string;
+  /** the encoding actually used (WHATWG / iconv label) */
+  encoding: string;
+}
+
+const UTF8 = 'utf-8';
+
+/** Windows-1252 code points for bytes 0x80..0x9F (undefined bytes keep their C1 code). */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
+];
+
+function cp1252Char(b: number): string {
+  return String.fromCharCode(b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : b);
+}
+
+/** Sniff a BOM; returns the encoding and the BOM length. */
+export function sniffBom(b: Uint8Array): { encoding: string; skip: number } | null {
+  if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { encoding: UTF8, skip: 3 };
+  if (b.length >= 4 && b[0] === 0x00 && b[1] === 0x00 && b[2] === 0xfe && b[3] === 0xff) return { encoding: 'utf-32be', skip: 4 };
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xfe && b[2] === 0x00 && b[3] === 0x00) return { encoding: 'utf-32le', skip: 4 };
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) return { encoding: 'utf-16be', skip: 2 };
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return { encoding: 'utf-16le', skip: 2 };
+  return null;
+}
+
+/** UTF-16/32 without BOM: `<` (or any ASCII) next to zero bytes in the first code unit. */
+function sniffWide(b: Uint8Array): string | null {
+  if (b.length < 4) return null;
+  const [a, c, d, e] = [b[0]!, b[1]!, b[2]!, b[3]!];
+  if (a === 0 && c === 0 && d === 0 && e !== 0) return 'utf-32be';
+  if (a !== 0 && c === 0 && d === 0 && e === 0) return 'utf-32le';
+  if (a === 0 && c !== 0 && d === 0 && e !== 0) return 'utf-16be';
+  if (a !== 0 && c === 0 && d !== 0 && e === 0) return 'utf-16le';
+  return null;
+}
+
+/** The `encoding="..."` of an XML declaration at the start of ASCII-compatible bytes. */
+export function declaredEncoding(b: Uint8Array, start = 0): string | null {
+  const head = latin1(b, start, Math.min(b.length, start + 512));
+  const m = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+/** The `charset` parameter of a Content-Type header. */
+export function httpCharset(contentType: string | undefined): string | null {
+  if (!contentType) return null;
+  const m = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+function latin1(b: Uint8Array, from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}
+
+const LATIN_DEFAULTS = new Set(['iso-8859-1', 'latin1', 'latin-1', 'us-ascii', 'ascii', 'windows-1252', 'cp1252', 'iso_8859-1']);
+const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8']);
+const WIDE_LABELS = new Set(['utf-16', 'utf-16le', 'utf-16be', 'utf-32', 'utf-32le', 'utf-32be', 'ucs-2', 'ucs-4', 'unicode']);
+
+/** Decode a body to a string, choosing the encoding as described above. */
+export function decodeBody(body: Uint8Array, contentType?: string): Decoded {
+  const bom = sniffBom(body);
+  if (bom) return { text: decodeWith(body.subarray(bom.skip), bom.encoding), encoding: bom.encoding };
+  const wide = sniffWide(body);
+  if (wide) return { text: decodeWith(body, wide), encoding: wide };
+
+  const http = httpCharset(contentType);
+  const declared = declaredEncoding(body);
+  let label = http ?? declared ?? UTF8;
+  // a wide label on bytes that are evidently not wide (we checked above) is a lie: use the declaration
+  if (WIDE_LABELS.has(label)) label = declared && !WIDE_LABELS.has(declared) ? declared : UTF8;
+  if (http && LATIN_DEFAULTS.has(http) && declared && UTF8_LABELS.has(declared) && isValidUtf8(body)) label = UTF8;
+
+  if (UTF8_LABELS.has(label)) return { text: decodeUtf8Lenient(body), encoding: UTF8 };
+  try {
+    return { text: decodeWith(body, label), encoding: label };
+  } catch {
+    // unknown label: the bytes are most likely UTF-8 (with the usual Windows-1252 strays)
+    return { text: decodeUtf8Lenient(body), encoding: UTF8 };
+  }
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function isValidUtf8(b: Uint8Array): boolean {
+  try {
+    fatalUtf8.decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function decodeWith(b: Uint8Array, label: string): string {
+  if (UTF8_LABELS.has(label)) return decodeUtf8Lenient(b);
+  if (label.startsWith('utf-32') || label === 'ucs-4') {
+    return iconv.decode(Buffer.from(b.buffer, b.byteOffset, b.byteLength), label === 'ucs-4' ? 'utf-32be' : label);
+  }
+  try {
+    return new TextDecoder(label, { ignoreBOM: true }).decode(b);
+  } catch (err) {
+    if (iconv.encodingExists(label)) return iconv.decode(Buffer.from(b.buffer, b.byteOffset, b.byteLength), label);
+    throw err;
+  }
+}
+
+/**
+ * UTF-8, but a byte that does not start a valid sequence is read as Windows-1252 (the usual
+ * reason: a CMS pasted cp1252 text into a UTF-8 template).
+ */
+export function decodeUtf8Lenient(b: Uint8Array): string {
+  try {
+    return fatalUtf8.decode(b);
+  } catch {
+    // fall through to the byte-wise repair
+  }
+  const parts: string[] = [];
+  let runStart = 0;
+  let i = 0;
+  const n = b.length;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    let ok = len > 0 && i + len <= n;
+    for (let k = 1; ok && k < len; k++) ok = (b[i + k]! & 0xc0) === 0x80;
+    if (ok && len === 3) {
+      const c1 = b[i + 1]!;
+      ok = !(c === 0xe0 && c1 < 0xa0) && !(c === 0xed && c1 >= 0xa0);
+    } else if (ok && len === 4) {
+      const c1 = b[i + 1]!;
+      ok = !(c === 0xf0 && c1 < 0x90) && !(c === 0xf4 && c1 >= 0x90);
+    }
+    if (ok) {
+      i += len;
+      continue;
+    }
+    if (i > runStart) parts.push(fatalUtf8.decode(b.subarray(runStart, i)));
+    parts.push(cp1252Char(c));
+    i++;
+    runStart = i;
+  }
+  if (runStart < n) parts.push(fatalUtf8.decode(b.subarray(runStart, n)));
+  return parts.join('');
+}

@@ -1,0 +1,40 @@
+/**
+ * URL resolution: relative references are resolved against the innermost `xml:base` (itself
+ * resolved against its parent's base, then the document URL). Only http(s) links survive —
+ * `javascript:` and friends never reach a client.
+ */
+
+const WEB = new Set(['http:', 'https:']);
+
+/** Resolve `href` against `base`; null when it is empty, not http(s), or cannot be made absolute. */
+export function resolveUrl(href: string | undefined | null, base: string | null, schemes: ReadonlySet<string> = WEB): string | null {
+  if (href === undefined || href === null) return null;
+  // whitespace inside a URL is a feed-authoring accident (line-wrapped links), not meaning
+  let h = href.trim();
+  if (h.length === 0 || h.length > 4096) return null;
+  if (/[\t\n\r]/.test(h)) h = h.replace(/[\t\n\r]+/g, '');
+  try {
+    const u = base ? new URL(h, base) : new URL(h);
+    return schemes.has(u.protocol) ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The base of an element: its `xml:base` resolved against the inherited base. */
+export function childBase(xmlBase: string | undefined, parent: string | null): string | null {
+  if (!xmlBase) return parent;
+  return resolveBase(xmlBase, parent) ?? parent;
+}
+
+function resolveBase(href: string, base: string | null): string | null {
+  try {
+    const u = base ? new URL(href.trim(), base) : new URL(href.trim());
+    return WEB.has(u.protocol) || u.protocol === 'file:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Schemes allowed for `href` inside content (mail links are harmless and useful). */
+export const HREF_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:']);

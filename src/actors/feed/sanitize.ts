@@ -1,0 +1,243 @@
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
+import { childBase, HREF_SCHEMES, resolveUrl } from './links.js';
+
+/**
+ * An allow-list HTML sanitiser for feed summaries and content. Publisher HTML is hostile by
+ * default: only a fixed set of formatting elements and attributes survives, scripts/styles/
+ * frames are dropped with their content, every URL is resolved (xml:base inside XHTML content
+ * too) and must be http(s) (or mailto for links), and the output is always balanced.
+ * A single forward scan with indexOf — this runs on every entry, so it is kept cheap.
+ */
+
+export interface Sanitized {
+  html: string;
+  /** the first usable `<img src>` (absolute), for thumbnails */
+  firstImage: string | null;
+}
+
+const GLOBAL_ATTRS = ['lang', 'dir'];
+const ALLOWED: Record<string, readonly string[]> = {
+  a: ['href', 'title'], abbr: ['title'], acronym: ['title'], address: [], article: [], aside: [], b: [], bdi: [],
+  bdo: [], big: [], blockquote: ['cite'], br: [], caption: [], center: [], cite: [], code: [], col: ['span'],
+  colgroup: ['span'], dd: [], del: ['cite', 'datetime'], details: [], dfn: [], div: [], dl: [], dt: [], em: [],
+  figcaption: [], figure: [], footer: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [], header: [], hr: [], i: [],
+  img: ['src', 'alt', 'title', 'width', 'height'], ins: ['cite', 'datetime'], kbd: [], li: ['value'], mark: [],
+  ol: ['start', 'reversed'], p: [], pre: [], q: ['cite'], rp: [], rt: [], ruby: [], s: [], samp: [], section: [],
+  small: [], span: [], strike: [], strong: [], sub: [], summary: [], sup: [], table: [], tbody: [],
+  td: ['colspan', 'rowspan'], tfoot: [], th: ['colspan', 'rowspan', 'scope'], thead: [], time: ['datetime'],
+  tr: [], tt: [], u: [], ul: [], var: [], wbr: [],
+};
+const VOID = new Set(['br', 'hr', 'img', 'wbr', 'col', 'meta', 'link', 'base', 'input', 'source', 'track', 'area', 'param', 'embed', 'keygen']);
+/** dropped together with everything inside them */
+const DROP = new Set([
+  'script', 'style', 'iframe', 'object', 'applet', 'noscript', 'template', 'svg', 'math', 'head', 'title',
+  'textarea', 'select', 'button', 'frameset', 'noframes', 'xml', 'audio', 'video', 'canvas', 'map', 'dialog',
+]);
+const URL_ATTRS = new Set(['href', 'src', 'cite']);
+const NUMERIC_ATTRS = new Set(['width', 'height', 'colspan', 'rowspan', 'span', 'start', 'value']);
+const MAX_DEPTH = 64;
+
+export function escapeText(s: string): string {
+  if (!/[&<>]/.test(s)) return s;
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function escapeAttr(s: string): string {
+  if (!/[&<>"]/.test(s)) return s;
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const ATTR_RE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+
+function readAttrs(s: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (s.length === 0) return out;
+  ATTR_RE.lastIndex = 0;
+  for (let m = ATTR_RE.exec(s); m; m = ATTR_RE.exec(s)) {
+    const name = m[1]!.toLowerCase();
+    if (out.has(name)) continue;
+    const v = m[2] ?? m[3] ?? m[4] ?? '';
+    out.set(name, v.indexOf('&') === -1 ? v : decodeHTMLAttribute(v));
+  }
+  return out;
+}
+
+/** Find the `>` that ends a tag, skipping quoted attribute values. */
+function tagEnd(s: string, from: number): number {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 62 /* > */) return i;
+    if (c === 34 || c === 39) {
+      const q = s.indexOf(s[i]!, i + 1);
+      if (q === -1) return s.indexOf('>', from);
+      i = q;
+    } else if (c === 60 /* < */) return i - 1; // `<a <b>`: the first tag never closed
+  }
+  return -1;
+}
+
+function localName(raw: string): string {
+  const n = raw.toLowerCase();
+  const colon = n.indexOf(':');
+  return colon === -1 ? n : n.slice(colon + 1);
+}
+
+/** Sanitise HTML; relative URLs resolve against `base` and nested `xml:base` attributes. */
+export function sanitizeHtml(input: string, base: string | null): Sanitized {
+  const out: string[] = [];
+  const stack: string[] = [];
+  const bases: (string | null)[] = [];
+  let curBase = base;
+  let firstImage: string | null = null;
+  const n = input.length;
+  let i = 0;
+
+  const text = (s: string): void => {
+    if (s.length > 0) out.push(escapeText(s.indexOf('&') === -1 ? s : decodeHTML(s)));
+  };
+
+  while (i < n) {
+    const lt = input.indexOf('<', i);
+    if (lt === -1) {
+      text(input.slice(i));
+      break;
+    }
+    if (lt > i) text(input.slice(i, lt));
+    const c1 = input.charCodeAt(lt + 1);
+    if (c1 === 33 /* ! */) {
+      if (input.startsWith('<!--', lt)) {
+        const e = input.indexOf('-->', lt + 4);
+        i = e === -1 ? n : e + 3;
+      } else if (input.startsWith('<![CDATA[', lt)) {
+        const e = input.indexOf(']]>', lt + 9);
+        const body = input.slice(lt + 9, e === -1 ? n : e);
+        out.push(escapeText(body));
+        i = e === -1 ? n : e + 3;
+      } else {
+        const e = input.indexOf('>', lt);
+        i = e === -1 ? n : e + 1;
+      }
+      continue;
+    }
+    if (c1 === 63 /* ? */) {
+      const e = input.indexOf('>', lt);
+      i = e === -1 ? n : e + 1;
+      continue;
+    }
+    const closing = c1 === 47; /* / */
+    const nameStart = closing ? lt + 2 : lt + 1;
+    const nc = input.charCodeAt(nameStart) | 0x20;
+    if (!(nc >= 97 && nc <= 122)) {
+      out.push('&lt;');
+      i = lt + 1;
+      continue;
+    }
+    const end = tagEnd(input, nameStart);
+    if (end === -1) {
+      // an unterminated tag at the end: drop it rather than leak markup as text
+      break;
+    }
+    const inner = input.slice(nameStart, input.charCodeAt(end) === 62 ? end : end + 1);
+    i = end + 1;
+    const sp = inner.search(/[\s/]/);
+    const rawName = sp === -1 ? inner : inner.slice(0, sp);
+    const name = localName(rawName);
+
+    if (closing) {
+      const at = stack.lastIndexOf(name);
+      if (at !== -1) {
+        while (stack.length > at) {
+          out.push(`</${stack.pop()}>`);
+          curBase = bases.pop() ?? base;
+        }
+      }
+      continue;
+    }
+    if (DROP.has(name)) {
+      if (!inner.endsWith('/')) i = skipElement(input, i, rawName.toLowerCase());
+      continue;
+    }
+    const allowed = ALLOWED[name];
+    if (!allowed) continue; // unknown element: unwrap (keep its content)
+    const attrs = readAttrs(sp === -1 ? '' : inner.slice(sp));
+    const isVoid = VOID.has(name);
+    if (!isVoid && stack.length >= MAX_DEPTH) continue;
+    let elBase = curBase;
+    const xb = attrs.get('xml:base');
+    if (xb !== undefined) elBase = childBase(xb, curBase);
+
+    let tag = `<${name}`;
+    let ok = true;
+    for (const a of allowed) {
+      const v = attrs.get(a);
+      if (v === undefined) continue;
+      if (URL_ATTRS.has(a)) {
+        const u = resolveUrl(v, elBase, a === 'href' ? HREF_SCHEMES : undefined);
+        if (u === null) {
+          if (a === 'src') ok = false;
+          continue;
+        }
+        tag += ` ${a}="${escapeAttr(u)}"`;
+      } else if (NUMERIC_ATTRS.has(a)) {
+        if (/^\s*\d{1,5}\s*$/.test(v)) tag += ` ${a}="${v.trim()}"`;
+      } else if (a === 'reversed') {
+        tag += ' reversed';
+      } else {
+        tag += ` ${a}="${escapeAttr(v)}"`;
+      }
+    }
+    if (name === 'img') {
+      if (!ok || !attrs.has('src')) continue;
+      if (firstImage === null && !isTrackingPixel(attrs)) firstImage = resolveUrl(attrs.get('src'), elBase);
+    }
+    for (const a of GLOBAL_ATTRS) {
+      const v = attrs.get(a);
+      if (v !== undefined && /^[\w-]{1,35}$/.test(v)) tag += ` ${a}="${v}"`;
+    }
+    out.push(tag + '>');
+    if (!isVoid) {
+      stack.push(name);
+      bases.push(curBase);
+      curBase = elBase;
+    }
+  }
+  while (stack.length > 0) out.push(`</${stack.pop()}>`);
+  return { html: out.join(''), firstImage };
+}
+
+/** Skip to after the end tag of a dropped element (`</script>`), or to the end. */
+function skipElement(s: string, from: number, name: string): number {
+  const re = new RegExp(`</${name.replace(/[^\w:-]/g, '')}\\b[^>]*>`, 'gi');
+  re.lastIndex = from;
+  const m = re.exec(s);
+  return m ? m.index + m[0].length : s.length;
+}
+
+function isTrackingPixel(attrs: Map<string, string>): boolean {
+  const w = attrs.get('width');
+  const h = attrs.get('height');
+  if ((w !== undefined && +w <= 2) || (h !== undefined && +h <= 2)) return true;
+  return /feeds\.feedburner\.com\/~r|\/~ff\/|doubleclick\.net|pixel\.(?:wp|quantserve)|stats\.wordpress\.com/.test(attrs.get('src') ?? '');
+}
+
+const INLINE = new Set(['a', 'b', 'i', 'em', 'strong', 'span', 'code', 'abbr', 'acronym', 'sub', 'sup', 'small', 'big', 'u', 's', 'strike', 'font', 'q', 'mark', 'cite', 'tt', 'kbd', 'var', 'dfn', 'time', 'bdi', 'bdo', 'del', 'ins', 'wbr']);
+
+/** Plain text of an HTML fragment: tags removed (dropped elements with their content), entities decoded, whitespace collapsed. */
+export function htmlToText(input: string): string {
+  let s = input;
+  if (s.indexOf('<') !== -1) {
+    s = s
+      .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, t: string) => escapeText(t))
+      .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+      .replace(/<(script|style|noscript|template|svg|math|iframe|object|title|head)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
+      .replace(/<\/?([a-zA-Z][\w:.-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?\/?>/g, (_, n: string) => (INLINE.has(localName(n)) ? '' : ' '))
+      .replace(/<[!?][^>]*>/g, '');
+  }
+  if (s.indexOf('&') !== -1) s = decodeHTML(s);
+  return collapse(s);
+}
+
+/** Collapse runs of whitespace and trim. */
+export function collapse(s: string): string {
+  return s.replace(/[\s\u00a0]+/g, ' ').trim();
+}
