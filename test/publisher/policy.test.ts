@@ -195,16 +195,31 @@ describe('circuit breaker', () => {
       t = s.nextPollAt;
     }
     expect(trace).toEqual(['1:closed', '2:closed', '3:closed', '4:closed', '5:open']);
-    expect(s.nextPollAt - s.lastPollAt!).toBe(HOUR); // open period
+    expect(s.nextPollAt - s.lastPollAt!).toBe(80 * MIN); // max(open period 1 h, backoff 5 min · 2^4)
     expect(beginPoll(s, t - 1).circuit).toBe('open'); // too early: no probe
     s = beginPoll(s, t);
     expect(s.circuit).toBe('half-open');
     s = onPollFailure(s, { code: 'FETCH_HTTP_ERROR' }, t, noJitter);
     expect(s).toMatchObject({ circuit: 'open', circuitOpens: 2 });
-    expect(s.nextPollAt - t).toBe(2 * HOUR); // doubled
+    expect(s.nextPollAt - t).toBe(160 * MIN); // max(2 h, 5 min · 2^5)
     t = s.nextPollAt;
     s = onPollSuccess(beginPoll(s, t), { newEntries: 0, notModified: true }, t, noJitter);
     expect(s).toMatchObject({ circuit: 'closed', circuitOpens: 0, failures: 0, lastError: null });
+  });
+
+  it.each<[Tier]>([[0], [1], [2], [3]])('waits never shrink while failing (tier %i)', (tier) => {
+    let s = state({ tier });
+    let t = T0;
+    let prev = 0;
+    for (let i = 0; i < 30; i++) {
+      s = onPollFailure(beginPoll(s, t), { code: 'FETCH_NETWORK' }, t, noJitter);
+      const wait = s.nextPollAt - t;
+      expect(wait).toBeGreaterThanOrEqual(prev);
+      expect(wait).toBeLessThanOrEqual(24 * HOUR);
+      prev = wait;
+      t = s.nextPollAt;
+    }
+    expect(s.circuit).toBe('open');
   });
 
   it.each([

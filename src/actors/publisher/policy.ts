@@ -235,7 +235,9 @@ export function onPollFailure(s: PolicyState, obs: FailureObservation, now: numb
     opens += 1;
   }
   const normal = baseIntervalMs({ ...s, accelUntil: 0 }, now, false, cfg);
-  let delay = circuit === 'open' ? circuitOpenMs(opens, cfg) : backoffMs(failures, normal, cfg);
+  // an opening circuit never waits less than the backoff it replaces: waits only ever grow
+  let delay = backoffMs(failures, normal, cfg);
+  if (circuit === 'open') delay = Math.max(delay, circuitOpenMs(opens, cfg));
   delay = jittered(delay, random, cfg);
   const retryAfter = obs.retryAfterMs != null && obs.retryAfterMs > 0 ? Math.min(obs.retryAfterMs, cfg.maxRetryAfterMs) : 0;
   delay = Math.max(delay, retryAfter, cfg.minIntervalMs);

@@ -123,13 +123,14 @@ export function signBody(body: Uint8Array | string, secret: string, algo: 'sha1'
 
 /**
  * When to renew a lease granted at `verifiedAt`: at 75–85 % of the lease (jittered so renewals do
- * not align), and never later than five minutes before expiry.
+ * not align), no later than five minutes before expiry, but never before half the lease, so a
+ * hub granting tiny leases cannot drive us into a renewal storm.
  */
 export function renewalAt(verifiedAt: number, leaseSeconds: number, random: () => number): number {
   const leaseMs = leaseSeconds * 1000;
   const at = verifiedAt + leaseMs * (0.75 + 0.1 * random());
   const latest = verifiedAt + leaseMs - 5 * 60_000;
-  return Math.max(verifiedAt, Math.min(at, latest));
+  return Math.max(verifiedAt + leaseMs / 2, Math.min(at, latest));
 }
 
 /** Whether pushed content can be relied on now (polling then only runs as a safety net). */
