@@ -13,7 +13,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /** A real node:http server on 127.0.0.1 that plays a publisher; routes by exact path, else 404. */
 export async function startServer(routes: Record<string, Handler>): Promise<TestServer> {
@@ -58,7 +58,13 @@ export async function writeForever(res: NodeJS.WritableStream & { destroyed?: bo
   res.once('error', () => { closed = true; });
   while (!closed && sent < limit) {
     sent += chunk.length;
-    if (!res.write(chunk)) await new Promise<void>((r) => { res.once('drain', r); res.once('close', r); });
+    if (!res.write(chunk)) {
+      await new Promise<void>((r) => {
+        const done = () => { res.off('drain', done); res.off('close', done); r(); };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
   }
   if (!closed) res.end();
 }

@@ -26,7 +26,7 @@ export async function readDecoded(body: AsyncIterable<Buffer>, contentEncoding: 
     return await collect(stream, maxBytes, url);
   } finally {
     for (const d of decoders) d.destroy();
-    if (body instanceof Readable) body.destroy();
+    if (body instanceof Readable) discard(body);
   }
 }
 
@@ -77,7 +77,7 @@ async function* pipe(source: AsyncIterable<Buffer>, decoder: Transform, url: str
   const feeding = (async () => {
     try {
       for await (const chunk of source) {
-        if (!decoder.write(chunk)) await new Promise<void>((resolve) => decoder.once('drain', resolve).once('close', resolve));
+        if (!decoder.write(chunk)) await drained(decoder);
         if (decoder.destroyed) return;
       }
       decoder.end();
@@ -105,4 +105,25 @@ async function collect(source: AsyncIterable<Buffer>, maxBytes: number, url: str
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
+}
+
+/**
+ * Destroys a stream nobody reads any more. undici's body emits an AbortError when destroyed
+ * early; with no listener left that would be an uncaught exception, so one is added first.
+ */
+export function discard(stream: Readable): void {
+  if (stream.destroyed) return;
+  stream.on('error', () => undefined);
+  stream.destroy();
+}
+
+/** Resolves on 'drain' or 'close', removing both listeners (a bomb causes thousands of waits). */
+function drained(stream: Transform): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done).off('close', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done);
+  });
 }

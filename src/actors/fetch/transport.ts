@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { readDecoded } from './decode.js';
+import { discard, readDecoded } from './decode.js';
 import { toFetchError } from './errors.js';
 import type { HopResponse, Step } from './types.js';
 
@@ -36,7 +36,7 @@ export function transport(dispatcher: Dispatcher, userAgent: string): Step {
     try {
       out.body = await readDecoded(res.body, headers['content-encoding'], req.maxBodyBytes, url.href);
     } catch (err) {
-      res.body.destroy();
+      discard(res.body);
       throw toFetchError(err, url.href);
     }
     return out;
