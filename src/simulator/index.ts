@@ -1,0 +1,187 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildCatalogue, type Behaviour, type FeedFormat, type MisbehaviourMix, type PublisherSpec } from './catalogue.js';
+import { WebSubHub } from './hub.js';
+import type { Section } from './lexicon.js';
+import { DEFAULT_MISBEHAVIOUR, type MisbehaviourOptions } from './misbehaviour.js';
+import { SimServer } from './server.js';
+import { SimStats, type PublisherCounters, type StatsSnapshot } from './stats.js';
+import { truthEvent, truthItem, type TruthEvent, type TruthItem } from './truth.js';
+import { feedUrl, hubUrl, siteUrl } from './urls.js';
+import { World } from './world.js';
+
+export type { Behaviour, FeedFormat, MisbehaviourMix, Section, StatsSnapshot, TruthEvent, TruthItem, PublisherCounters };
+export type { Delivery, Subscription } from './hub.js';
+export { WebSubHub } from './hub.js';
+
+/** A simulated publisher as clients see it. */
+export interface PublisherInfo {
+  id: string;
+  name: string;
+  feed_url: string;
+  site_url: string;
+  /** ISO 3166-1 alpha-2 */
+  country: string;
+  section: Section;
+  format: FeedFormat;
+  behaviour: Behaviour;
+  kind: 'outlet' | 'wire';
+  items_per_hour: number;
+  hub_url: string | null;
+  ttl_minutes: number | null;
+  max_age_seconds: number | null;
+}
+
+export interface SimulatorOptions {
+  publishers: number;
+  seed?: string | number;
+  port?: number;
+  host?: string;
+  /** the clock simulated time starts from and runs with; `tick(ms)` adds to it (default Date.now) */
+  now?: () => number;
+  /** per misbehaviour mode: a count (>= 1) or a fraction of all publishers (< 1) */
+  misbehaving?: MisbehaviourMix;
+  /** tunables: slow delay, huge size, Retry-After window */
+  misbehaviour?: Partial<MisbehaviourOptions>;
+  /** run the WebSub hub and advertise it in feeds (default true) */
+  websub?: boolean;
+  /** wire agencies among the publishers (default: 1 per ~150 publishers, none under 10) */
+  wires?: number;
+  /** simulated history before the start (default 12 h) */
+  backfillMs?: number;
+  /** items per feed (default 20) */
+  feedSize?: number;
+  /** publish due items on a real-time timer every this many ms (default 1000 with the real clock, off with an injected one) */
+  autoAdvanceMs?: number;
+}
+
+export interface BurstOptions {
+  /** an existing event id; default: a new breaking event */
+  event?: string;
+  /** how many outlets (honest ones first), or exactly which */
+  publishers: number | string[];
+  withinMs: number;
+  /** event kind for a new event (default `earthquake`) */
+  kind?: string;
+}
+
+export interface Simulator {
+  readonly url: string;
+  readonly port: number;
+  readonly publishers: PublisherInfo[];
+  readonly hub: WebSubHub | null;
+  /** the simulated clock */
+  now(): number;
+  /** advances simulated time and publishes what falls due; returns the new items */
+  tick(ms: number): TruthItem[];
+  /** forces `n` new items now (from one publisher if given) */
+  publish(n: number, publisherId?: string): TruthItem[];
+  /** a breaking-news burst: many outlets on one event within `withinMs` (simulated) */
+  burst(opts: BurstOptions): { event_id: string; schedule: { publisher_id: string; at: number }[] };
+  /** ground truth: every item with its event and wire original, and every event */
+  truth(): { items: TruthItem[]; events: TruthEvent[] };
+  /** the current feed body of a publisher, as served to a client without validators */
+  feedBody(publisherId: string): string;
+  stats(): StatsSnapshot;
+  publisherStats(publisherId: string): PublisherCounters;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function info(base: string, s: PublisherSpec, websub: boolean): PublisherInfo {
+  return {
+    id: s.id, name: s.name, feed_url: feedUrl(base, s), site_url: siteUrl(base, s.id), country: s.city.country,
+    section: s.section, format: s.format, behaviour: s.behaviour, kind: s.kind,
+    items_per_hour: s.kind === 'wire' ? 10 : Math.round(s.itemsPerHour * 100) / 100,
+    hub_url: websub && s.format !== 'sitemap' ? hubUrl(base) : null,
+    ttl_minutes: s.ttlMinutes, max_age_seconds: s.maxAgeSeconds,
+  };
+}
+
+/** Starts one local HTTP server that plays `publishers` news publishers (see README of the issue). */
+export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
+  const seed = opts.seed ?? 1;
+  const websub = opts.websub ?? true;
+  const clock = opts.now ?? Date.now;
+  const specs = buildCatalogue({ publishers: opts.publishers, seed, wires: opts.wires, misbehaving: opts.misbehaving });
+  let sim: SimServer | null = null;
+  const http = createServer((req, res) => {
+    if (sim) sim.handle(req, res);
+    else res.writeHead(503).end();
+  });
+  http.keepAliveTimeout = 5000;
+  const addr = await listen(http, opts.port ?? 0, opts.host ?? '127.0.0.1');
+  const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const base = `http://${hostPart}:${addr.port}`;
+  const hub = websub
+    ? new WebSubHub({ url: hubUrl(base), now: () => world.now(), content: (topic) => sim?.topicContent(topic) ?? null })
+    : null;
+  const world: World = new World(specs, {
+    seed, now: clock, backfillMs: opts.backfillMs,
+    onChanged: (changed) => {
+      if (!hub || !sim) return;
+      for (const p of changed) {
+        if (p.spec.format === 'sitemap') continue;
+        const topic = feedUrl(base, p.spec);
+        if (hub.subscriptions(topic).length > 0) void hub.publish(topic);
+      }
+    },
+  });
+  const stats = new SimStats(() => ({
+    itemsPublished: world.published,
+    hub: {
+      subscriptions: hub?.subscriptions().length ?? 0,
+      verifications: hub?.verifications ?? 0,
+      deliveries: hub?.deliveries.length ?? 0,
+      failedDeliveries: hub?.deliveries.filter((d) => !d.ok).length ?? 0,
+    },
+  }));
+  const truth = (): { items: TruthItem[]; events: TruthEvent[] } => ({
+    items: world.allItems().map((i) => truthItem(base, i)),
+    events: [...world.newsroom.events.values()].map(truthEvent),
+  });
+  const server = new SimServer({
+    ctx: { base, world, websub, feedSize: opts.feedSize ?? 20 },
+    world, specs, hub, stats, misbehaviour: { ...DEFAULT_MISBEHAVIOUR, ...opts.misbehaviour },
+    opmlTitle: `newsagg simulator (seed ${seed}, ${specs.length} publishers)`,
+    truthJson: () => JSON.stringify(truth()),
+  });
+  sim = server;
+  const autoMs = opts.autoAdvanceMs ?? (opts.now ? 0 : 1000);
+  const timer = autoMs > 0 ? setInterval(() => world.advance(), autoMs) : null;
+  timer?.unref();
+  const toTruth = (items: ReturnType<World['advance']>): TruthItem[] => items.map((i) => truthItem(base, i));
+  return {
+    url: base,
+    port: addr.port,
+    publishers: specs.map((s) => info(base, s, websub)),
+    hub,
+    now: () => world.now(),
+    tick: (ms) => toTruth(world.tick(ms)),
+    publish: (n, id) => toTruth(world.publish(n, id)),
+    burst: (b) => {
+      const r = world.burst(b);
+      return { event_id: r.event.id, schedule: r.schedule };
+    },
+    truth,
+    feedBody: (id) => server.feed(world.publisher(id)).body.toString('utf8'),
+    stats: () => stats.snapshot(),
+    publisherStats: (id) => stats.publisher(id),
+    close: async () => {
+      if (timer) clearInterval(timer);
+      server.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await hub?.close();
+    },
+  };
+}

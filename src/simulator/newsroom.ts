@@ -1,0 +1,107 @@
+import { createEvent, createTwin, kindOf, type SimEvent } from './events.js';
+import { SECTIONS, WIRE_AGENCIES, type Section } from './lexicon.js';
+import type { Rng } from './prng.js';
+
+const HOUR = 3_600_000;
+/** events older than this get no new coverage */
+const ACTIVE_MS = 36 * HOUR;
+/** wire stories older than this are no longer picked up by outlets */
+const WIRE_FRESH_MS = 8 * HOUR;
+const CATEGORY_WEIGHTS = [25, 12, 15, 12, 6, 8, 14, 8];
+
+/** A wire agency's story; outlets syndicate it with edits. */
+export interface WireStory {
+  readonly id: string;
+  readonly eventId: string;
+  readonly agency: number;
+  readonly category: Section;
+  readonly createdAt: number;
+  /** outlets that already ran a copy: an outlet runs each wire story once */
+  readonly copiedBy: Set<string>;
+}
+
+/**
+ * The world's news: which events exist, which wire stories cover them, and which event an outlet
+ * writes about next. Pure bookkeeping over an injected random stream and explicit times, so a
+ * seed plus a sequence of publications always yields the same world.
+ */
+export class Newsroom {
+  readonly events = new Map<string, SimEvent>();
+  readonly wires = new Map<string, WireStory>();
+  private active: SimEvent[] = [];
+  private recentWires: WireStory[] = [];
+  private eventSeq = 0;
+  private wireSeq = 0;
+
+  constructor(private readonly rng: Rng) {}
+
+  /** A category for an item: mostly the publisher's section, sometimes anything. */
+  categoryFor(section: Section | null): Section {
+    if (section && this.rng.chance(0.7)) return section;
+    return SECTIONS[this.rng.weighted(CATEGORY_WEIGHTS)] as Section;
+  }
+
+  /** Opens a new event (and sometimes its twin elsewhere, sharing words but not facts). */
+  openEvent(at: number, opts: { category?: Section; kind?: string; breaking?: boolean } = {}): SimEvent {
+    const ev = createEvent(this.rng, `e${++this.eventSeq}`, at, opts);
+    this.add(ev);
+    if (kindOf(ev).twin && !opts.breaking && this.rng.chance(0.35)) this.add(createTwin(this.rng, `e${++this.eventSeq}`, at, ev));
+    return ev;
+  }
+
+  private add(ev: SimEvent): void {
+    this.events.set(ev.id, ev);
+    this.active.push(ev);
+  }
+
+  private prune(at: number): void {
+    if (this.active.length > 0 && (this.active[0] as SimEvent).createdAt < at - ACTIVE_MS) {
+      this.active = this.active.filter((e) => e.createdAt >= at - ACTIVE_MS);
+    }
+    if (this.recentWires.length > 0 && (this.recentWires[0] as WireStory).createdAt < at - WIRE_FRESH_MS) {
+      this.recentWires = this.recentWires.filter((w) => w.createdAt >= at - WIRE_FRESH_MS);
+    }
+  }
+
+  /** An event of `category` to cover at `at`: a fresh one, or a running one weighted to recent and breaking. */
+  eventFor(category: Section, at: number): SimEvent {
+    this.prune(at);
+    const candidates = this.active.filter((e) => e.category === category && e.createdAt <= at);
+    if (candidates.length < 3 || this.rng.chance(0.2)) return this.openEvent(at, { category });
+    const weights = candidates.map((e) => Math.exp(-(at - e.createdAt) / (6 * HOUR)) * (e.breaking ? 8 : 1));
+    return candidates[this.rng.weighted(weights)] as SimEvent;
+  }
+
+  /** Files a new wire story about `ev` from agency `agency`. */
+  fileWire(ev: SimEvent, agency: number, at: number): WireStory {
+    const w: WireStory = { id: `w${++this.wireSeq}`, eventId: ev.id, agency, category: ev.category, createdAt: at, copiedBy: new Set() };
+    this.wires.set(w.id, w);
+    this.recentWires.push(w);
+    return w;
+  }
+
+  /** A fresh wire story of `category` that `outletId` has not run yet, if any. */
+  wireToCopy(category: Section, outletId: string, at: number): WireStory | null {
+    this.prune(at);
+    const fresh = this.recentWires.filter((w) => w.category === category && w.createdAt <= at && !w.copiedBy.has(outletId));
+    if (fresh.length === 0) return null;
+    const weights = fresh.map((w) => Math.exp(-(at - w.createdAt) / (2 * HOUR)) * (this.events.get(w.eventId)?.breaking ? 8 : 1));
+    return fresh[this.rng.weighted(weights)] as WireStory;
+  }
+
+  /** A wire story about `ev` that `outletId` has not run yet, if any. */
+  wireAbout(ev: SimEvent, outletId: string): WireStory | null {
+    for (const w of this.recentWires) if (w.eventId === ev.id && !w.copiedBy.has(outletId)) return w;
+    return null;
+  }
+
+  agencyFor(w: WireStory): (typeof WIRE_AGENCIES)[number] {
+    return WIRE_AGENCIES[w.agency % WIRE_AGENCIES.length] as (typeof WIRE_AGENCIES)[number];
+  }
+
+  /** Events still drawing coverage at `at`. */
+  activeEvents(at: number): SimEvent[] {
+    this.prune(at);
+    return this.active.slice();
+  }
+}

@@ -1,0 +1,219 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { PublisherSpec } from './catalogue.js';
+import { acceptsGzip, httpDate, isNotModified } from './conditional.js';
+import type { WebSubHub } from './hub.js';
+import { malformBody, streamHuge, type MisbehaviourOptions } from './misbehaviour.js';
+import { thumbnailPng } from './png.js';
+import { hashString } from './prng.js';
+import { renderFeed, type RenderContext } from './render-feeds.js';
+import { renderArticle, renderHome, renderOpml, renderRobots } from './render-site.js';
+import { SimStats } from './stats.js';
+import { FEED_FILE, feedUrl } from './urls.js';
+import type { PublisherState, World } from './world.js';
+
+/** A rendered feed version, with both encodings and their strong validators. */
+export interface FeedVersion {
+  readonly version: number;
+  readonly body: Buffer;
+  readonly contentType: string;
+  readonly etag: string;
+  readonly lastModified: number;
+  gz: Buffer | null;
+}
+
+export interface ServerDeps {
+  readonly ctx: RenderContext;
+  readonly world: World;
+  readonly specs: readonly PublisherSpec[];
+  readonly hub: WebSubHub | null;
+  readonly misbehaviour: MisbehaviourOptions;
+  readonly stats: SimStats;
+  readonly opmlTitle: string;
+  /** control endpoints under /_sim/ (truth, stats) */
+  readonly truthJson: () => string;
+}
+
+const SITE_RE = /^\/s\/([a-z0-9]+)\/(.*)$/;
+const ARTICLE_RE = /^a\/(\d+)-[a-z0-9-]*\.html$/;
+const IMG_RE = /^\/img\/([a-z0-9]+)-(\d+)\.png$/;
+
+/**
+ * The HTTP side of the simulator: one handler that plays every publisher's site, feed and
+ * misbehaviour, plus robots.txt, OPML, thumbnails and the WebSub hub endpoint.
+ */
+export class SimServer {
+  private readonly feeds = new Map<string, FeedVersion>();
+  private readonly rateWindows = new Map<string, number>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly d: ServerDeps) {
+    const start = d.world.now();
+    const windowMs = d.misbehaviour.retryAfterSeconds * 1000;
+    // rate-limited publishers start closed: the first poll gets 429 and must wait
+    for (const s of d.specs) if (s.behaviour === 'rateLimited') this.rateWindows.set(s.id, start + windowMs);
+  }
+
+  /** The current feed of a publisher, rendered once per version. */
+  feed(pub: PublisherState): FeedVersion {
+    const cached = this.feeds.get(pub.spec.id);
+    if (cached && cached.version === pub.version) return cached;
+    const r = renderFeed(this.d.ctx, pub);
+    const text = pub.spec.behaviour === 'malformed' ? malformBody(r.body, pub.spec.format) : r.body;
+    const body = Buffer.from(text);
+    const etag = `"${pub.spec.id}-${pub.version}-${hashString(text).toString(36)}"`;
+    const fv: FeedVersion = { version: pub.version, body, contentType: r.contentType, etag, lastModified: pub.lastModified, gz: null };
+    this.feeds.set(pub.spec.id, fv);
+    return fv;
+  }
+
+  /** Topic URL -> current feed content, for the hub. */
+  topicContent(topic: string): { body: Buffer; contentType: string } | null {
+    const m = SITE_RE.exec(new URL(topic, 'http://x').pathname);
+    if (!m) return null;
+    const pub = this.lookup(m[1] as string);
+    if (!pub || pub.spec.format === 'sitemap' || topic !== feedUrl(this.d.ctx.base, pub.spec)) return null;
+    const fv = this.feed(pub);
+    return { body: fv.body, contentType: fv.contentType };
+  }
+
+  private lookup(id: string): PublisherState | null {
+    try {
+      return this.d.world.publisher(id);
+    } catch {
+      return null;
+    }
+  }
+
+  handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    this.d.world.advance();
+    res.on('finish', () => this.d.stats.response(res.statusCode));
+    if (method === 'POST' && path === '/hub') return this.hubRequest(req, res);
+    if (method !== 'GET' && method !== 'HEAD') return this.send(res, 405, 'text/plain', 'method not allowed', { Allow: 'GET, HEAD' });
+    if (path === '/robots.txt') return this.send(res, 200, 'text/plain; charset=utf-8', renderRobots(this.d.ctx.base, this.d.specs));
+    if (path === '/opml.xml') {
+      return this.send(res, 200, 'text/x-opml; charset=utf-8', renderOpml(this.d.ctx.base, this.d.specs, this.d.opmlTitle, this.d.world.now()));
+    }
+    if (path === '/_sim/stats.json') return this.send(res, 200, 'application/json', JSON.stringify(this.d.stats.snapshot()));
+    if (path === '/_sim/truth.json') return this.send(res, 200, 'application/json', this.d.truthJson());
+    const img = IMG_RE.exec(path);
+    if (img) return this.send(res, 200, 'image/png', thumbnailPng(`${img[1]}-${img[2]}`), { 'Cache-Control': 'public, max-age=86400' });
+    const site = SITE_RE.exec(path);
+    const pub = site ? this.lookup(site[1] as string) : null;
+    if (!site || !pub) return this.send(res, 404, 'text/plain', 'not found');
+    const rest = site[2] as string;
+    this.d.stats.siteRequest(pub.spec.id);
+    if (pub.spec.behaviour === 'robotsDisallow') this.d.stats.robotsViolation(pub.spec.id);
+    if (rest === FEED_FILE[pub.spec.format]) return this.feedRequest(req, res, pub);
+    if (rest === '') return this.send(res, 200, 'text/html; charset=utf-8', renderHome(this.d.ctx, pub));
+    const loop = /^loop\/(\d)$/.exec(rest);
+    if (loop && pub.spec.behaviour === 'redirectLoop') {
+      const next = loop[1] === '1' ? 'loop/2' : FEED_FILE[pub.spec.format];
+      return this.redirect(res, `${this.d.ctx.base}/s/${pub.spec.id}/${next}`);
+    }
+    const art = ARTICLE_RE.exec(rest);
+    if (art) {
+      const item = pub.items.find((i) => i.seq === Number(art[1]));
+      if (item) return this.send(res, 200, 'text/html; charset=utf-8', renderArticle(this.d.ctx, pub, item));
+      return this.send(res, 404, 'text/html', '<!doctype html><title>Not found</title><p>This article is no longer available.</p>');
+    }
+    return this.send(res, 404, 'text/plain', 'not found');
+  };
+
+  private feedRequest(req: IncomingMessage, res: ServerResponse, pub: PublisherState): void {
+    const s = pub.spec;
+    this.d.stats.feedRequest(s.id);
+    switch (s.behaviour) {
+      case 'error500':
+        return this.send(res, 500, 'text/html', '<!doctype html><title>500 Internal Server Error</title><h1>Internal Server Error</h1>');
+      case 'redirectLoop':
+        return this.redirect(res, `${this.d.ctx.base}/s/${s.id}/loop/1`);
+      case 'huge':
+        if (req.method === 'HEAD') return this.send(res, 200, 'application/rss+xml', '');
+        return streamHuge(res, this.d.misbehaviour.hugeBytes, s.format);
+      case 'rateLimited': {
+        const now = this.d.world.now();
+        const openAt = this.rateWindows.get(s.id) ?? 0;
+        if (now < openAt) {
+          this.d.stats.rateLimitViolation(s.id);
+          const wait = Math.max(1, Math.ceil((openAt - now) / 1000));
+          return this.send(res, 429, 'text/plain', 'Too Many Requests', { 'Retry-After': String(wait) });
+        }
+        this.rateWindows.set(s.id, now + this.d.misbehaviour.retryAfterSeconds * 1000);
+        break;
+      }
+      case 'slow': {
+        const t = setTimeout(() => {
+          this.timers.delete(t);
+          if (!res.destroyed) this.serveFeed(req, res, pub);
+        }, this.d.misbehaviour.slowMs);
+        this.timers.add(t);
+        return;
+      }
+      default:
+        break;
+    }
+    this.serveFeed(req, res, pub);
+  }
+
+  private serveFeed(req: IncomingMessage, res: ServerResponse, pub: PublisherState): void {
+    const fv = this.feed(pub);
+    const gzEtag = `${fv.etag.slice(0, -1)}-gz"`;
+    const useGzip = acceptsGzip(req.headers);
+    const headers: Record<string, string> = {
+      ETag: useGzip ? gzEtag : fv.etag,
+      'Last-Modified': httpDate(fv.lastModified),
+      Vary: 'Accept-Encoding',
+    };
+    if (pub.spec.maxAgeSeconds !== null) headers['Cache-Control'] = `public, max-age=${pub.spec.maxAgeSeconds}`;
+    if (isNotModified(req.headers, [fv.etag, gzEtag], fv.lastModified)) {
+      this.d.stats.notModified(pub.spec.id);
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    let body = fv.body;
+    if (useGzip) {
+      fv.gz ??= gzipSync(fv.body);
+      body = fv.gz;
+      headers['Content-Encoding'] = 'gzip';
+    }
+    this.d.stats.feedServed(pub.spec.id);
+    this.send(res, 200, fv.contentType, body, headers, req.method === 'HEAD');
+  }
+
+  private hubRequest(req: IncomingMessage, res: ServerResponse): void {
+    const hub = this.d.hub;
+    if (!hub) return this.send(res, 404, 'text/plain', 'no hub');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > 64 * 1024) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('end', () => {
+      const r = hub.handle(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      this.send(res, r.status, 'text/plain', r.body);
+    });
+  }
+
+  private redirect(res: ServerResponse, location: string): void {
+    this.send(res, 302, 'text/plain', `see ${location}`, { Location: location });
+  }
+
+  private send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}, headOnly = false): void {
+    const buf = typeof body === 'string' ? Buffer.from(body) : body;
+    res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(buf.length), ...headers });
+    this.d.stats.bytes(headOnly ? 0 : buf.length);
+    res.end(headOnly ? undefined : buf);
+  }
+
+  close(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}
