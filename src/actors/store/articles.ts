@@ -1,0 +1,150 @@
+import type { Sql } from '../../runtime/sql.js';
+
+/** An article as stored: metadata and a snippet only (DESIGN §5), never full text. */
+export interface ArticleRow {
+  id: string;
+  url: string;
+  url_hash: string;
+  /** 64-bit SimHash as 16 hex digits */
+  simhash: string | null;
+  title: string;
+  snippet: string | null;
+  thumbnail_url: string | null;
+  publisher_id: string;
+  published_at: string;
+  category: string | null;
+  region: string | null;
+  language: string | null;
+  story_id: string | null;
+  duplicate_of: string | null;
+  entities: string[];
+  places: string[];
+}
+
+export const SNIPPET_MAX = 300;
+
+/** Cut a snippet to the stored maximum on a word boundary where one is near. */
+export function clampSnippet(s: string | null | undefined): string | null {
+  if (!s) return null;
+  const t = s.replace(/\s+/g, ' ').trim();
+  if (t.length <= SNIPPET_MAX) return t || null;
+  const cut = t.slice(0, SNIPPET_MAX - 1);
+  const sp = cut.lastIndexOf(' ');
+  return `${sp > SNIPPET_MAX * 0.7 ? cut.slice(0, sp) : cut}…`;
+}
+
+/** hex SimHash -> signed int8 text for Postgres bigint (and back). */
+export function simhashToSql(hex: string | null): string | null {
+  if (!hex) return null;
+  return BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
+}
+
+export function simhashFromSql(v: string | null): string | null {
+  if (v === null || v === undefined) return null;
+  return BigInt.asUintN(64, BigInt(v)).toString(16).padStart(16, '0');
+}
+
+const monthsByDb = new WeakMap<Sql, Set<string>>();
+
+/** Make sure the month partitions for these instants exist (memoised per database handle). */
+export async function ensurePartitionsFor(sql: Sql, isoDates: readonly string[]): Promise<void> {
+  let knownMonths = monthsByDb.get(sql);
+  if (!knownMonths) monthsByDb.set(sql, (knownMonths = new Set()));
+  const months = new Map<string, string>();
+  for (const d of isoDates) {
+    const m = d.slice(0, 7);
+    if (!knownMonths.has(m) && !months.has(m)) months.set(m, `${m}-01T00:00:00Z`);
+  }
+  for (const [m, first] of months) {
+    await sql.query('SELECT ensure_articles_partition($1::timestamptz)', [first]);
+    knownMonths.add(m);
+  }
+}
+
+/**
+ * Idempotent batched upsert: one statement over arrays (unnest), keyed by (url_hash,
+ * published_at), so a replayed ingest log or a republished entry updates instead of duplicating.
+ */
+export async function upsertArticles(sql: Sql, rows: readonly ArticleRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await ensurePartitionsFor(sql, rows.map((r) => r.published_at));
+  const cols: unknown[][] = Array.from({ length: 17 }, () => []);
+  for (const r of rows) {
+    const v = [
+      r.id, r.url, r.url_hash, simhashToSql(r.simhash), r.title, clampSnippet(r.snippet), r.thumbnail_url,
+      r.publisher_id, r.published_at, r.category, r.region, r.language, r.story_id, r.duplicate_of,
+      JSON.stringify(r.entities ?? []), JSON.stringify(r.places ?? []), null,
+    ];
+    for (let i = 0; i < v.length; i++) cols[i]!.push(v[i]);
+  }
+  await sql.query(
+    `INSERT INTO articles (id, url, url_hash, simhash, title, snippet, thumbnail_url, publisher_id, published_at,
+                           category, region, language, story_id, duplicate_of, entities, places)
+     SELECT a.id, a.url, a.url_hash, a.simhash, a.title, a.snippet, a.thumbnail_url, a.publisher_id, a.published_at,
+            a.category, a.region, a.language, a.story_id, a.duplicate_of, a.entities::jsonb, a.places::jsonb
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
+                   $9::timestamptz[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
+         AS a(id, url, url_hash, simhash, title, snippet, thumbnail_url, publisher_id, published_at,
+              category, region, language, story_id, duplicate_of, entities, places)
+     ON CONFLICT (url_hash, published_at) DO UPDATE SET
+       title = EXCLUDED.title, snippet = EXCLUDED.snippet,
+       thumbnail_url = COALESCE(EXCLUDED.thumbnail_url, articles.thumbnail_url),
+       category = EXCLUDED.category, region = EXCLUDED.region, language = EXCLUDED.language,
+       story_id = COALESCE(EXCLUDED.story_id, articles.story_id),
+       duplicate_of = COALESCE(articles.duplicate_of, EXCLUDED.duplicate_of),
+       entities = EXCLUDED.entities, places = EXCLUDED.places`,
+    cols.slice(0, 16),
+  );
+}
+
+const ARTICLE_COLS = `a.id, a.url, a.url_hash, a.simhash::text AS simhash, a.title, a.snippet, a.thumbnail_url, a.publisher_id,
+  to_char(a.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS published_at, a.category, a.region, a.language,
+  a.story_id, a.duplicate_of, a.entities, a.places`;
+
+function toArticle(r: Record<string, unknown>): ArticleRow & { publisher_name?: string } {
+  return { ...(r as unknown as ArticleRow), simhash: simhashFromSql(r.simhash as string | null) };
+}
+
+/** Articles by id (one query), with their publisher's name. */
+export async function getArticles(sql: Sql, ids: readonly string[]): Promise<(ArticleRow & { publisher_name: string })[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query(
+    `SELECT ${ARTICLE_COLS}, COALESCE(p.name, a.publisher_id) AS publisher_name
+       FROM articles a LEFT JOIN publishers p ON p.id = a.publisher_id
+      WHERE a.id = ANY($1::text[])`,
+    [ids],
+  );
+  return rows.map((r) => toArticle(r) as ArticleRow & { publisher_name: string });
+}
+
+/** Every article of a story, newest first (Full Coverage). */
+export async function storyArticles(sql: Sql, storyId: string, limit = 500): Promise<(ArticleRow & { publisher_name: string })[]> {
+  const { rows } = await sql.query(
+    `SELECT ${ARTICLE_COLS}, COALESCE(p.name, a.publisher_id) AS publisher_name
+       FROM articles a LEFT JOIN publishers p ON p.id = a.publisher_id
+      WHERE a.story_id = $1 ORDER BY a.published_at DESC, a.id DESC LIMIT $2`,
+    [storyId, limit],
+  );
+  return rows.map((r) => toArticle(r) as ArticleRow & { publisher_name: string });
+}
+
+/** Exact dedup: which of these url hashes are already stored (and under which article id). */
+export async function existingUrlHashes(sql: Sql, hashes: readonly string[]): Promise<Map<string, string>> {
+  if (hashes.length === 0) return new Map();
+  const { rows } = await sql.query<{ url_hash: string; id: string }>(
+    'SELECT DISTINCT ON (url_hash) url_hash, id FROM articles WHERE url_hash = ANY($1::text[]) ORDER BY url_hash, published_at',
+    [hashes],
+  );
+  return new Map(rows.map((r) => [r.url_hash, r.id]));
+}
+
+/** Fingerprints inside the dedup window, oldest first, for rebuilding shard tables. */
+export async function fingerprintsSince(sql: Sql, sinceIso: string, afterId = '', limit = 10_000): Promise<{ id: string; simhash: string; published_at: string }[]> {
+  const { rows } = await sql.query<{ id: string; simhash: string; published_at: string }>(
+    `SELECT id, simhash::text AS simhash, to_char(published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS published_at
+       FROM articles WHERE published_at >= $1 AND simhash IS NOT NULL AND duplicate_of IS NULL AND id > $2
+      ORDER BY id LIMIT $3`,
+    [sinceIso, afterId, limit],
+  );
+  return rows.map((r) => ({ ...r, simhash: simhashFromSql(r.simhash)! }));
+}
