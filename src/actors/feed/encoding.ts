@@ -111,6 +111,7 @@ function isValidUtf8(b: Uint8Array): boolean {
 
 function decodeWith(b: Uint8Array, label: string): string {
   if (UTF8_LABELS.has(label)) return decodeUtf8Lenient(b);
+  if (LATIN_DEFAULTS.has(label)) return decodeCp1252(b);
   if (label.startsWith('utf-32') || label === 'ucs-4') {
     return iconv.decode(Buffer.from(b.buffer, b.byteOffset, b.byteLength), label === 'ucs-4' ? 'utf-32be' : label);
   }
@@ -120,6 +121,16 @@ function decodeWith(b: Uint8Array, label: string): string {
     if (iconv.encodingExists(label)) return iconv.decode(Buffer.from(b.buffer, b.byteOffset, b.byteLength), label);
     throw err;
   }
+}
+
+/**
+ * Windows-1252, which WHATWG also uses for ISO-8859-1 and ASCII labels (feeds labelled Latin-1
+ * routinely contain cp1252 quotes and dashes). Done by hand: Node 20's TextDecoder decodes this
+ * label as plain Latin-1, turning the quotes into C1 control characters.
+ */
+export function decodeCp1252(b: Uint8Array): string {
+  const s = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+  return /[\x80-\x9f]/.test(s) ? s.replace(/[\x80-\x9f]/g, (c) => cp1252Char(c.charCodeAt(0))) : s;
 }
 
 /**
