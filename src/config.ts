@@ -214,7 +214,8 @@ export function resolveConfig(argv: readonly string[], env: Readonly<Record<stri
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const msg = issue?.message ?? 'invalid value';
-      const shown = typeof raw === 'string' && !spec.secret && !msg.includes('got "') ? ` (got "${raw}")` : '';
+      const echoed = msg.includes('got "') || (typeof raw === 'string' && msg.includes(`"${raw}"`));
+      const shown = typeof raw === 'string' && !spec.secret && !echoed ? ` (got "${raw}")` : '';
       throw new ConfigError(`${source}: ${msg}${shown}`, parsed.error);
     }
     out[key] = parsed.data;

@@ -72,7 +72,7 @@ export async function migrate(
       }
       await q.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       applied.push(m.version);
-      log.info({ version: m.version, name: m.name }, 'migration applied');
+      log.info({ version: m.version, migration: m.name }, 'migration applied');
     }
     const current = Math.max(0, ...rows.map((r) => r.version), ...applied);
     return { applied, current };

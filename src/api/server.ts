@@ -1,0 +1,316 @@
+import uWS from 'uWebSockets.js';
+import { NewsaggError, describeError } from '../runtime/errors.js';
+import { silentLogger, type Logger } from '../runtime/log.js';
+
+/**
+ * The HTTP base on uWebSockets.js: a tiny router (method + `/path/:param` patterns), lazy query
+ * parsing, capped body reading, JSON replies and errors. uWS hands out `req` only for the
+ * synchronous part of a callback, so everything a handler may need later is copied up front,
+ * and nothing is written after the client went away.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface Request {
+  readonly method: string;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  /** parsed on first use */
+  readonly query: URLSearchParams;
+  /** lower-cased header names */
+  readonly headers: Readonly<Record<string, string>>;
+  /** remote address as text */
+  readonly ip: string;
+  /** true once the client disconnected; a slow handler can stop early */
+  readonly aborted: boolean;
+  /** the request body, at most `bodyLimitBytes` (else a 413 error) */
+  body(): Promise<Buffer>;
+  /** the body parsed as JSON (400 on malformed JSON) */
+  json<T = unknown>(): Promise<T>;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Readonly<Record<string, string>>;
+  body?: string | Uint8Array;
+}
+
+export type Handler = (req: Request) => Reply | Promise<Reply>;
+
+/** An error with an HTTP status and a stable snake_case code shown to the client. */
+export class HttpError extends NewsaggError {
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+    options: { cause?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    super(code, message, options);
+    this.headers = options.headers ?? {};
+  }
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 301: '301 Moved Permanently', 302: '302 Found',
+  304: '304 Not Modified', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
+  405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
+  422: '422 Unprocessable Entity', 429: '429 Too Many Requests', 500: '500 Internal Server Error', 503: '503 Service Unavailable',
+};
+const statusLine = (s: number) => STATUS_TEXT[s] ?? String(s);
+
+/** A JSON reply. */
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(data) };
+}
+
+/** The JSON error body every route uses: `{"error": {"code", "message"}}`. */
+export function errorReply(status: number, code: string, message: string, headers: Record<string, string> = {}): Reply {
+  return json({ error: { code, message } }, status, headers);
+}
+
+/** Maps anything thrown to a reply without internals: HttpErrors keep their status and code. */
+export function toErrorReply(err: unknown, log: Logger): Reply {
+  if (err instanceof HttpError) return errorReply(err.status, err.code, err.userMessage, { ...err.headers });
+  if (err instanceof NewsaggError && (err.code === 'DEPENDENCY_UNAVAILABLE' || err.code === 'CACHE_UNAVAILABLE')) {
+    log.warn({ err: describeError(err) }, 'request failed: dependency unavailable');
+    return errorReply(503, 'unavailable', 'a backing service is unavailable, try again shortly', { 'retry-after': '5' });
+  }
+  log.error({ err: describeError(err), stack: err instanceof Error ? err.stack : undefined }, 'request failed');
+  return errorReply(500, 'internal', 'internal error');
+}
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
+
+/** Routes by method and path. Static paths are one map lookup; patterns are tried in order. */
+export class Router {
+  private readonly exact = new Map<string, Handler>();
+  private readonly patterns: Route[] = [];
+  private readonly paths = new Map<string, Set<string>>(); // pattern -> methods, for 405
+
+  add(method: Method, pattern: string, handler: Handler): this {
+    if (!pattern.startsWith('/')) throw new TypeError(`route pattern must start with /: ${pattern}`);
+    if (pattern.includes('/:')) this.patterns.push({ method, segments: pattern.split('/'), handler });
+    else this.exact.set(`${method} ${pattern}`, handler);
+    let m = this.paths.get(pattern);
+    if (m === undefined) this.paths.set(pattern, (m = new Set()));
+    m.add(method);
+    return this;
+  }
+
+  get(pattern: string, h: Handler): this {
+    return this.add('GET', pattern, h);
+  }
+
+  post(pattern: string, h: Handler): this {
+    return this.add('POST', pattern, h);
+  }
+
+  /** The handler and params for a request, `{allowed}` when only the method is wrong, or null. */
+  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | { allowed: string[] } | null {
+    const m = method === 'HEAD' ? 'GET' : method;
+    const h = this.exact.get(`${m} ${path}`);
+    if (h !== undefined) return { handler: h, params: {} };
+    const parts = path.split('/');
+    const allowed = new Set<string>(this.paths.get(path) ?? []);
+    for (const r of this.patterns) {
+      const params = matchSegments(r.segments, parts);
+      if (params === null) continue;
+      if (r.method === m) return { handler: r.handler, params };
+      allowed.add(r.method);
+    }
+    return allowed.size > 0 ? { allowed: [...allowed] } : null;
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
+  if (pattern.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 1; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    const v = parts[i]!;
+    if (p.startsWith(':')) {
+      if (v === '') return null;
+      try {
+        params[p.slice(1)] = decodeURIComponent(v);
+      } catch {
+        throw new HttpError(400, 'bad_request', 'malformed percent-encoding in the path');
+      }
+    } else if (p !== v) return null;
+  }
+  return params;
+}
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  router: Router;
+  log?: Logger;
+  bodyLimitBytes?: number;
+}
+
+/**
+ * The node's HTTP server. `app` is exposed so the live-feed issue can add `app.ws(...)`.
+ * `close()` stops accepting, waits for requests in flight (bounded), then closes every socket.
+ */
+export class HttpServer {
+  readonly app: uWS.TemplatedApp;
+  private listenSocket: uWS.us_listen_socket | null = null;
+  private inFlight = 0;
+  private drained: (() => void) | null = null;
+  private boundPort = 0;
+  private closed = false;
+
+  constructor(private readonly opts: HttpServerOptions) {
+    this.app = uWS.App();
+    this.app.any('/*', (res, req) => this.handle(res, req));
+  }
+
+  /** The port actually bound (useful with port 0). */
+  get port(): number {
+    return this.boundPort;
+  }
+
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(this.opts.host, this.opts.port, (token) => {
+        if (!token) {
+          reject(new NewsaggError('LISTEN_FAILED', `cannot listen on ${this.opts.host}:${this.opts.port} (in use or not permitted)`));
+          return;
+        }
+        this.listenSocket = token;
+        this.boundPort = uWS.us_socket_local_port(token);
+        resolve(this.boundPort);
+      });
+    });
+  }
+
+  /** Stops intake now; waits up to `graceMs` for requests in flight; then closes all connections. */
+  async close(graceMs = 5000): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.listenSocket) {
+      uWS.us_listen_socket_close(this.listenSocket);
+      this.listenSocket = null;
+    }
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    (this.app as uWS.TemplatedApp & { close(): void }).close(); // missing from the typings
+  }
+
+  private handle(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
+    const log = this.opts.log ?? silentLogger;
+    const method = req.getMethod().toUpperCase();
+    const path = req.getUrl();
+    const rawQuery = req.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => {
+      headers[k] = v;
+    });
+    let aborted = false;
+    let done = false;
+    res.onAborted(() => {
+      aborted = true;
+      finish();
+    });
+    this.inFlight++;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      if (--this.inFlight === 0 && this.drained) this.drained();
+    };
+    const body = method === 'GET' || method === 'HEAD' ? null : readBody(res, this.opts.bodyLimitBytes ?? 1 << 20);
+    body?.catch(() => {}); // a handler that never reads the body must not leave a rejection unhandled
+    let query: URLSearchParams | undefined;
+    let ip: string | undefined;
+    const request: Request = {
+      method,
+      path,
+      params: {},
+      get query() {
+        return (query ??= new URLSearchParams(rawQuery));
+      },
+      headers,
+      get ip() {
+        if (ip === undefined) ip = aborted ? '' : Buffer.from(res.getRemoteAddressAsText()).toString();
+        return ip;
+      },
+      get aborted() {
+        return aborted;
+      },
+      body: () => body ?? Promise.resolve(Buffer.alloc(0)),
+      async json<T>() {
+        const buf = await request.body();
+        try {
+          return JSON.parse(buf.toString('utf8')) as T;
+        } catch (err) {
+          throw new HttpError(400, 'invalid_json', 'the request body is not valid JSON', { cause: err });
+        }
+      },
+    };
+    const send = (reply: Reply, corked: boolean) => {
+      if (aborted || done) return;
+      const write = () => {
+        res.writeStatus(statusLine(reply.status ?? 200));
+        for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
+        if (method === 'HEAD') res.endWithoutBody();
+        else res.end(reply.body ?? '');
+      };
+      if (corked) write();
+      else res.cork(write);
+      finish();
+    };
+    let out: Reply | Promise<Reply>;
+    try {
+      const m = this.opts.router.match(method, path);
+      if (m === null) out = errorReply(404, 'not_found', `no route for ${method} ${path}`);
+      else if ('allowed' in m) out = errorReply(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow: m.allowed.join(', ') });
+      else {
+        (request as { params: Record<string, string> }).params = m.params;
+        out = m.handler(request);
+      }
+    } catch (err) {
+      out = toErrorReply(err, log);
+    }
+    if (out instanceof Promise) {
+      out.then(
+        (r) => send(r, false),
+        (err: unknown) => send(toErrorReply(err, log), false),
+      );
+    } else {
+      send(out, true);
+    }
+  }
+}
+
+/** Collects the body as it arrives; more than `limit` bytes → 413 (the rest is ignored). */
+function readBody(res: uWS.HttpResponse, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    res.onData((chunk, isLast) => {
+      if (failed) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        failed = true;
+        reject(new HttpError(413, 'payload_too_large', `the request body exceeds ${limit} bytes`));
+        return;
+      }
+      // uWS reuses the chunk's memory after this callback returns: copy it
+      chunks.push(Buffer.from(new Uint8Array(chunk))); // Buffer.from(typed array) copies
+      if (isLast) resolve(Buffer.concat(chunks));
+    });
+  });
+}
