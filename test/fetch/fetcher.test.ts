@@ -215,3 +215,23 @@ describe('per-host politeness', () => {
     expect(s.maxInFlight).toBe(1);
   });
 });
+
+describe('metrics', () => {
+  it('records newsagg_fetch_duration_seconds by outcome', async () => {
+    const { Metrics } = await import('../../src/runtime/metrics.js');
+    const metrics = new Metrics();
+    const s = await serve({
+      '/feed': (req, res) => (req.headers['if-none-match'] ? res.writeHead(304).end() : res.writeHead(200, { etag: '"a"' }).end(FEED)),
+      '/gone': (_req, res) => res.writeHead(410).end(),
+    });
+    const f = new Fetcher({ userAgent: UA, allowlist: ['127.0.0.0/8'], crawlDelayMs: 0, respectRobots: false, metrics });
+    open.push(f);
+    await f.fetch({ url: `${s.origin}/feed` });
+    await f.fetch({ url: `${s.origin}/feed`, etag: '"a"' });
+    await f.fetch({ url: `${s.origin}/gone` }).catch(() => undefined);
+    const text = await metrics.text();
+    expect(text).toMatch(/newsagg_fetch_duration_seconds_count\{outcome="ok"\} 1/);
+    expect(text).toMatch(/newsagg_fetch_duration_seconds_count\{outcome="not_modified"\} 1/);
+    expect(text).toMatch(/newsagg_fetch_duration_seconds_count\{outcome="FETCH_HTTP_ERROR"\} 1/);
+  });
+});

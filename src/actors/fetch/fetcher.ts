@@ -99,8 +99,14 @@ export class Fetcher {
 
   private async run(req: FetchRequest): Promise<FetchResult> {
     const url = checkUrl(req.url, this.guard);
-    const deadline = AbortSignal.timeout(this.cfg.totalTimeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    // One controller fed by the caller's signal and our deadline; listeners are removed after the
+    // fetch so a long-lived caller signal (node shutdown) does not collect one per fetch.
+    const ctl = new AbortController();
+    const deadline = setTimeout(() => ctl.abort(new FetchError('FETCH_TIMEOUT', `fetch of ${url.href} exceeded ${this.cfg.totalTimeoutMs} ms`, { url: url.href })), this.cfg.totalTimeoutMs);
+    const onCallerAbort = () => ctl.abort(req.signal?.reason);
+    if (req.signal?.aborted) onCallerAbort();
+    else req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const signal = ctl.signal;
     let res;
     try {
       res = await this.step({
@@ -111,7 +117,10 @@ export class Fetcher {
         validators: { etag: req.etag ?? null, lastModified: req.lastModified ?? null },
       });
     } catch (err) {
-      throw toFetchError(err, url.href, req.signal?.aborted ? 'caller' : deadline.aborted ? 'deadline' : null);
+      throw toFetchError(err, url.href, req.signal?.aborted ? 'caller' : signal.aborted ? 'deadline' : null);
+    } finally {
+      clearTimeout(deadline);
+      req.signal?.removeEventListener('abort', onCallerAbort);
     }
     const now = this.cfg.now();
     const h = res.headers;
