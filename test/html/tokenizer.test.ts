@@ -85,3 +85,13 @@ describe('parseMetaDate', () => {
     [undefined, null],
   ])('%j -> %j', (input, out) => expect(parseMetaDate(input)).toBe(out));
 });
+
+describe('scanTags with a tag filter', () => {
+  it('skips unwanted tags (quoted ">" included) yet still sees wanted ones and raw text', () => {
+    const names: string[] = [];
+    scanTags('<div data-x="a > b" class=y><meta name=m><p title=\'>\'>x</p><title>T</title><span>', (t) => {
+      if (t.kind === 'start') names.push(`${t.name}:${t.attrs['name'] ?? t.text ?? ''}`);
+    }, undefined, (n) => n === 'meta');
+    expect(names).toEqual(['meta:m', 'title:T']);
+  });
+});

@@ -51,7 +51,7 @@ export function discoverFeeds(html: string, pageUrl: string): DiscoveredFeed[] {
     if (!url || seen.has(url)) return;
     seen.add(url);
     found.push({ url, type: kind, title });
-  });
+  }, undefined, (name) => name === 'link' || name === 'a' || name === 'base');
   const isComments = (f: DiscoveredFeed): boolean => /\/comments\/|comments?[-_]?feed|\bcomments\b/i.test(`${f.url} ${f.title ?? ''}`);
   return [...found.filter((f) => !isComments(f)), ...found.filter(isComments)];
 }

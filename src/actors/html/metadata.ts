@@ -32,6 +32,9 @@ const PUBLISHED_KEYS = [
 ];
 const MODIFIED_KEYS = ['article:modified_time', 'og:updated_time', 'datemodified', 'dcterms.modified', 'last-modified'];
 
+/** Tags whose attributes matter here; the scanner skips the rest without building them. */
+const WANTED_TAGS = new Set(['html', 'base', 'title', 'meta', 'link', 'script', 'time', 'svg', 'span', 'abbr', 'data']);
+
 const MAX_KEYWORDS = 50;
 const MAX_FIELD = 2_000;
 
@@ -177,7 +180,7 @@ function collect(html: string, pageUrl: string): Collected {
           if ((key === 'datepublished' || key === 'datemodified') && !c.meta.has(key)) c.meta.set(key, [a['content']]);
         }
     }
-  });
+  }, undefined, (name) => WANTED_TAGS.has(name));
   return c;
 }
 

@@ -42,7 +42,7 @@ function isSpace(c: number): boolean {
 }
 
 /** Walk every tag of `html` (up to `limit` characters) in document order. */
-export function scanTags(html: string, visit: TagVisitor, limit = DEFAULT_SCAN_LIMIT): void {
+export function scanTags(html: string, visit: TagVisitor, limit = DEFAULT_SCAN_LIMIT, wanted?: (name: string) => boolean): void {
   const src = html.length > limit ? html.slice(0, limit) : html;
   const n = src.length;
   let i = 0;
@@ -87,6 +87,12 @@ export function scanTags(html: string, visit: TagVisitor, limit = DEFAULT_SCAN_L
     let j = lt + 1;
     while (j < n && isTagNameChar(src.charCodeAt(j))) j++;
     const name = src.slice(lt + 1, j).toLowerCase();
+    if (wanted && !RAW_TEXT.has(name) && !wanted(name)) {
+      const end = skipAttributes(src, j);
+      if (end < 0) return;
+      i = end;
+      continue;
+    }
     const parsed = parseAttributes(src, j);
     if (parsed === null) return; // unterminated tag: nothing reliable follows
     i = parsed.end;
@@ -162,9 +168,39 @@ function parseAttributes(src: string, start: number): { attrs: Record<string, st
   return null;
 }
 
+/** Like parseAttributes without building anything: the index after the closing `>`, or -1. */
+function skipAttributes(src: string, start: number): number {
+  const n = src.length;
+  let i = start;
+  while (i < n) {
+    const c = src.charCodeAt(i);
+    if (c === 62) return i + 1;
+    if (c === 61 /* = */) {
+      i++;
+      while (i < n && isSpace(src.charCodeAt(i))) i++;
+      const q = src.charCodeAt(i);
+      if (q === 34 || q === 39) {
+        const close = src.indexOf(q === 34 ? '"' : "'", i + 1);
+        if (close < 0) return -1;
+        i = close + 1;
+        continue;
+      }
+      continue;
+    }
+    i++;
+  }
+  return -1;
+}
+
 /** Index of `</name` (any case) at or after `from`, or -1. */
+const closers = new Map<string, RegExp>();
+
 function findClosingTag(src: string, name: string, from: number): number {
-  const re = new RegExp(`</${name}(?=[\\s/>])`, 'gi');
+  let re = closers.get(name);
+  if (!re) {
+    re = new RegExp(`</${name}(?=[\\s/>])`, 'gi');
+    closers.set(name, re);
+  }
   re.lastIndex = from;
   const m = re.exec(src);
   return m ? m.index : -1;
