@@ -86,7 +86,9 @@ export function createTwin(rng: Rng, id: string, at: number, of: SimEvent): SimE
 
 /** Fills `{slot}` placeholders; unknown slots stay visible so template typos show up in tests. */
 export function fill(pattern: string, slots: Readonly<Record<string, string>>): string {
-  return pattern.replace(/\{(\w+)\}/g, (m, name: string) => slots[name] ?? m);
+  const out = pattern.replace(/\{(\w+)\}/g, (m, name: string) => slots[name] ?? m);
+  // roles open some sentences ("{role} {person} said"): a sentence starts with a capital
+  return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
 /** `kindByName(ev.kind)`, kept short for writers. */

@@ -27,7 +27,10 @@ export interface SimItem {
 /** Mutable per-publisher state: latest items first, and a version bumped on every change. */
 export interface PublisherState {
   readonly spec: PublisherSpec;
+  /** content draws (copy or not, thumbnail) */
   readonly rng: Rng;
+  /** schedule draws only, so where a tick is split never changes what gets written */
+  readonly schedule: Rng;
   items: SimItem[];
   seq: number;
   version: number;
@@ -84,8 +87,9 @@ export class World {
       const rng = Rng.fork(opts.seed, 'publisher', spec.id);
       const rate = this.rateOf(spec);
       // the first item falls somewhere in the backfill window, so every feed starts non-empty
-      const first = start - backfill + rng.next() * Math.min(backfill, rate > 0 ? HOUR / rate : backfill);
-      const st: PublisherState = { spec, rng, items: [], seq: 0, version: 0, lastModified: start - backfill, nextAt: first };
+      const schedule = Rng.fork(opts.seed, 'schedule', spec.id);
+      const first = Math.floor(start - backfill + schedule.next() * Math.min(backfill, rate > 0 ? HOUR / rate : backfill));
+      const st: PublisherState = { spec, rng, schedule, items: [], seq: 0, version: 0, lastModified: start - backfill, nextAt: first };
       this.byId.set(spec.id, st);
       return st;
     });
@@ -123,7 +127,7 @@ export class World {
       if (rate <= 0) continue;
       while (pub.nextAt <= t) {
         due.push({ at: pub.nextAt, pub });
-        pub.nextAt += pub.rng.exp(HOUR / rate);
+        pub.nextAt += Math.max(1, Math.round(pub.schedule.exp(HOUR / rate)));
       }
     }
     const keepPending: Due[] = [];
