@@ -30,6 +30,13 @@ const ORG_SUFFIX = new Set(
     'club fc union news times post journal company industries labs studios records pictures network').split(' '),
 );
 /** Lower-case words allowed inside a name ("Bank of America", "Leonardo da Vinci"). */
+/** Capitalised words that are never entities of their own: days, months, time zones. */
+const NOT_NAMES = new Set(
+  ('monday tuesday wednesday thursday friday saturday sunday january february march april may june july august ' +
+    'september october november december jan feb mar apr jun jul aug sep sept oct nov dec gmt utc est edt pst pdt bst cet ' +
+    'am pm et pt mr mrs ms dr st update updated video photos photo watch breaking exclusive live report reports').split(' '),
+);
+
 /** Legal-form suffixes dropped from organisation names ("Herbalife Ltd." -> "Herbalife"). */
 const LEGAL_FORMS = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'ag', 'sa', 'nv', 'gmbh', 'limited', 'incorporated']);
 const CONNECTORS = new Set(['of', 'de', 'da', 'van', 'von', 'der', 'del', 'bin', 'al', 'la', 'le', 'and', '&']);
@@ -168,8 +175,9 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
       if (!isUpper(w.charCodeAt(0))) return false;
       const lw = w.toLowerCase();
       const acronym = w.length >= 2 && w.length <= 5 && w === w.toUpperCase() && !shouting;
-      if (acronym) return !/^\d/.test(w);
-      if (lex.aliases.has(lw) || g.phrases.has(w)) return true;
+      if (acronym) return !/^\d/.test(w) && !NOT_NAMES.has(lw);
+      if (NOT_NAMES.has(lw)) return false;
+      if (lex.aliases.has(lw) || g.phrases.has(w) || g.firstWords.has(w)) return true;
       if (STOPWORDS.has(lw)) return false;
       if ((titleCase || shouting || starts[i]) && lex.common.has(lw)) return false;
       return true;

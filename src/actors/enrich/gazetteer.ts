@@ -30,6 +30,8 @@ export interface Gazetteer {
   readonly phrases: ReadonlyMap<string, Place>;
   /** longest phrase length in tokens */
   readonly maxTokens: number;
+  /** first words of multi-word phrases ("New" of "New Zealand"): name words even if common */
+  readonly firstWords: ReadonlySet<string>;
 }
 
 let cached: Gazetteer | null = null;
@@ -61,7 +63,9 @@ export function loadGazetteer(path?: string): Gazetteer {
     add(name, { code: name, name, region, kind: 'area' });
     for (const a of aliases) add(a, { code: name, name, region, kind: 'area' });
   }
-  const g = { regionOf, phrases, maxTokens };
+  const firstWords = new Set<string>();
+  for (const key of phrases.keys()) if (key.includes(' ')) firstWords.add(key.slice(0, key.indexOf(' ')));
+  const g = { regionOf, phrases, maxTokens, firstWords };
   if (path === undefined) cached = g;
   return g;
 }

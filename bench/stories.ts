@@ -1,0 +1,199 @@
+/**
+ * Story clustering, topic and enrichment benchmark (issue 6).
+ *   quality: UCI stories (headlines only, times jittered +-12 h, fed in time order) and ECB+
+ *            (two similar events per topic) as B-cubed F1, beside a single-pass TF-IDF cosine
+ *            baseline (best threshold of a sweep, so the baseline is not sandbagged);
+ *            topic accuracy on held-out rows of AG News, BBC and the UCI sample.
+ *   speed:   enrichment articles/s vs tokenising alone; clustering articles/s with 200,000
+ *            active stories vs tokenising alone; memory per active story.
+ * Data: NEWSAGG_DATA (default ../shared/data); figures that need it are skipped when missing.
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { enrich, warmUpEnrichment } from '../src/actors/enrich/enrich.js';
+import { tokenize, type ArticleInput } from '../src/actors/enrich/text.js';
+import { bcubed } from '../src/actors/stories/bcubed.js';
+import { StoryClusterer } from '../src/actors/stories/clusterer.js';
+import { isContentToken } from '../src/actors/stories/vectors.js';
+import { dataDir, isHeldOut, loadTopicRows, mulberry32, parseCsv } from './train-topics.js';
+
+type Figures = Record<string, number | string | boolean>;
+interface Labelled { article: ArticleInput; gold: string }
+
+const HOUR = 3_600_000;
+
+export function uciStories(dir: string): Labelled[] {
+  const rows = parseCsv(readFileSync(resolve(dir, 'uci-news/uci_stories_dev.csv'), 'utf8')).slice(1);
+  const rnd = mulberry32(7);
+  const items = rows.filter((r) => r.length >= 8 && r[1]).map((r) => ({
+    gold: r[5]!,
+    article: { id: `u${r[0]}`, url: r[2]!, title: r[1]!, publisher: r[3]!, published_at: Number(r[7]) + (rnd() * 2 - 1) * 12 * HOUR },
+  }));
+  return items.sort((a, b) => (a.article.published_at as number) - (b.article.published_at as number));
+}
+
+export function ecbPlus(dir: string): Labelled[] {
+  const rnd = mulberry32(11);
+  const base = Date.UTC(2024, 0, 1);
+  const items: Labelled[] = [];
+  for (const line of readFileSync(resolve(dir, 'ecb-plus/ecbplus_dev.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { doc_id: string; event_cluster: string; lead: string; text: string };
+    const body = r.text.startsWith(r.lead) ? r.text.slice(r.lead.length) : r.text;
+    items.push({ gold: r.event_cluster, article: { id: r.doc_id, url: '', title: r.lead, text: body, publisher: r.doc_id, published_at: base + rnd() * 24 * HOUR } });
+  }
+  return items.sort((a, b) => (a.article.published_at as number) - (b.article.published_at as number));
+}
+
+function clusterF1(items: Labelled[]): { f1: number; p: number; r: number } {
+  const c = new StoryClusterer();
+  const pred = items.map((it) => {
+    const e = enrich(it.article);
+    return c.add(it.article, { entities: e.entities, places: e.places, category: e.category, region: e.region }).storyId;
+  });
+  const b = bcubed(pred, items.map((it) => it.gold));
+  return { f1: b.f1, p: b.precision, r: b.recall };
+}
+
+/** Baseline: single-pass TF-IDF cosine against cluster centroids (corpus IDF), best threshold. */
+function baselineF1(items: Labelled[]): { f1: number; threshold: number } {
+  const docs = items.map((it) => tokenize(it.article.title + ' ' + (it.article.text ?? '').slice(0, 1500)).filter(isContentToken));
+  const df = new Map<string, number>();
+  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
+  const vecs = docs.map((d) => {
+    const v = new Map<string, number>();
+    for (const t of d) v.set(t, (v.get(t) ?? 0) + 1);
+    let n = 0;
+    for (const [t, f] of v) { const w = f * Math.log((docs.length + 1) / (df.get(t)! + 1)); v.set(t, w); n += w * w; }
+    n = Math.sqrt(n) || 1;
+    for (const [t, w] of v) v.set(t, w / n);
+    return v;
+  });
+  let best = { f1: 0, threshold: 0 };
+  for (const th of [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]) {
+    const cents: Map<string, number>[] = [];
+    const pred = vecs.map((v) => {
+      let bi = -1, bs = -1;
+      for (let k = 0; k < cents.length; k++) {
+        const c = cents[k]!;
+        let s = 0, cn = 0;
+        for (const w of c.values()) cn += w * w;
+        for (const [t, w] of v) s += w * (c.get(t) ?? 0);
+        s /= Math.sqrt(cn) || 1;
+        if (s > bs) { bs = s; bi = k; }
+      }
+      if (bi < 0 || bs < th) { cents.push(new Map(v)); return String(cents.length - 1); }
+      const c = cents[bi]!;
+      for (const [t, w] of v) c.set(t, (c.get(t) ?? 0) + w);
+      return String(bi);
+    });
+    const f1 = bcubed(pred, items.map((it) => it.gold)).f1;
+    if (f1 > best.f1) best = { f1, threshold: th };
+  }
+  return best;
+}
+
+function topicAccuracy(dir: string): Figures {
+  const rows = loadTopicRows(dir).filter((r) => r.set !== 'uci-stories' && isHeldOut(r.set, r.article.title));
+  const per: Record<string, [number, number]> = {};
+  for (const r of rows) {
+    const ok = enrich(r.article).category === r.label;
+    const x = (per[r.set] ??= [0, 0]);
+    x[0] += ok ? 1 : 0;
+    x[1]++;
+  }
+  const out: Figures = {};
+  let c = 0, n = 0;
+  for (const [set, [a, b]] of Object.entries(per)) { out[`topic_accuracy_${set.replace('-', '_')}`] = round(a / b); c += a; n += b; }
+  out.topic_accuracy = round(c / n);
+  out.topic_held_out_rows = n;
+  return out;
+}
+
+function round(x: number, d = 4): number {
+  const k = 10 ** d;
+  return Math.round(x * k) / k;
+}
+
+/** Articles/s of `fn` over `items`, repeated until ~`ms` of work. */
+function rate<T>(items: T[], fn: (x: T) => unknown, ms = 1500): number {
+  let done = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) { for (const x of items) fn(x); done += items.length; }
+  return done / ((performance.now() - t0) / 1000);
+}
+
+function gc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** Synthetic stream: `stories` distinct events, each with its own rare words and a name. */
+function synthetic(n: number, stories: number, seed: number, t0: number): ArticleInput[] {
+  const rnd = mulberry32(seed);
+  const word = (k: number): string => 'w' + k.toString(36);
+  const out: ArticleInput[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = Math.floor(rnd() * stories);
+    const title = `${word(s * 3)} ${word(s * 3 + 1)} Name${s.toString(36)} reports ${word(s * 3 + 2)} ${word(Math.floor(rnd() * 5000))} today`;
+    out.push({ id: `x${seed}-${i}`, url: '', title, publisher: `pub${i % 997}`, published_at: t0 + i * 400 });
+  }
+  return out;
+}
+
+function clusteringSpeed(): Figures {
+  const ACTIVE = 200_000;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const c = new StoryClusterer();
+  // one article per story, all distinct, within the window: 200,000 active stories
+  const fill = synthetic(ACTIVE, 10_000_000, 1, Date.UTC(2024, 0, 1)).map((a, i) => ({ ...a, title: a.title.replace(/^\S+ \S+ Name\S+/, `v${i.toString(36)} q${i.toString(36)} Name${i.toString(36)}`), published_at: Date.UTC(2024, 0, 1) + i * 400 }));
+  for (const a of fill) c.add(a, { entities: [{ name: a.title.split(' ')[2]!, type: 'person' }] });
+  gc();
+  const perStory = (process.memoryUsage().heapUsed - before) / c.activeCount;
+  const probe = synthetic(20_000, ACTIVE, 2, Date.UTC(2024, 0, 1) + ACTIVE * 400).map((a, i) => ({ ...a, title: a.title.replace(/^(\S+ \S+ )Name/, `v${(i * 7919 % ACTIVE).toString(36)} q${(i * 7919 % ACTIVE).toString(36)} Name`) }));
+  const t0 = performance.now();
+  for (const a of probe) c.add(a, { entities: [{ name: a.title.split(' ')[2]!, type: 'person' }] });
+  const perS = probe.length / ((performance.now() - t0) / 1000);
+  const tokRef = rate(probe, (a) => tokenize(a.title), 500);
+  return {
+    cluster_articles_per_s: Math.round(perS),
+    cluster_active_stories: c.activeCount,
+    cluster_ratio_vs_tokenize: round(perS / tokRef, 4),
+    bytes_per_active_story: Math.round(perStory),
+  };
+}
+
+export async function run(): Promise<Figures> {
+  const quiet = loadavg()[0]! < 0.5;
+  const out: Figures = { measured_at: new Date().toISOString(), quiet };
+  warmUpEnrichment();
+  const dir = dataDir();
+  if (!dir) {
+    out.data = 'missing: set NEWSAGG_DATA to the shared data folder; quality figures skipped';
+  } else {
+    const uci = uciStories(dir);
+    const u = clusterF1(uci);
+    Object.assign(out, { uci_b3_f1: round(u.f1), uci_b3_precision: round(u.p), uci_b3_recall: round(u.r) });
+    const ub = baselineF1(uci);
+    Object.assign(out, { uci_baseline_tfidf_b3_f1: round(ub.f1), uci_baseline_threshold: ub.threshold });
+    const ecb = ecbPlus(dir);
+    const e = clusterF1(ecb);
+    Object.assign(out, { ecb_b3_f1: round(e.f1), ecb_b3_precision: round(e.p), ecb_b3_recall: round(e.r) });
+    const eb = baselineF1(ecb);
+    Object.assign(out, { ecb_baseline_tfidf_b3_f1: round(eb.f1), ecb_baseline_threshold: eb.threshold });
+    Object.assign(out, topicAccuracy(dir));
+    // enrichment speed on real headlines + snippets (AG rows: title and description)
+    const sample = loadTopicRows(dir).filter((r) => r.set === 'ag' || r.set === 'uci').slice(0, 4000).map((r) => r.article);
+    const perS = rate(sample, (a) => enrich(a));
+    const tok = rate(sample, (a) => tokenize(a.title + '\n' + (a.summary ?? '')), 500);
+    Object.assign(out, { enrich_articles_per_s: Math.round(perS), enrich_ratio_vs_tokenize: round(perS / tok) });
+  }
+  if (process.env.STORIES_SPEED !== '0') Object.assign(out, clusteringSpeed());
+  return out;
+}
+
+if (process.argv[1] && resolve(process.argv[1]).endsWith('bench/stories.ts')) void run().then((r) => console.log(JSON.stringify(r, null, 1)));

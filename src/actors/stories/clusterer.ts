@@ -1,0 +1,285 @@
+import { CATEGORIES } from '../enrich/topic-model.js';
+import { toMillis, type ArticleInput } from '../enrich/text.js';
+import { articleFeatures, type ClusterFeatures, type ClusterHints } from './features.js';
+import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
+import { HEADLINE_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
+import { addInto, EMPTY_VEC, norm, Vocabulary } from './vectors.js';
+
+/**
+ * Online story clustering over an active window. Each article probes an inverted index of
+ * salient terms and entities for candidate stories, scores the best few, and joins the top one
+ * above the threshold or opens a new story. Duplicates follow their original. Stories whose
+ * last article is older than the window leave the index (and go to `onArchive`) but stay
+ * queryable through `get`.
+ */
+
+export interface StoryView {
+  id: string;
+  title: string;
+  lead_article_id: string;
+  article_count: number;
+  publisher_count: number;
+  first_seen: number;
+  updated: number;
+  category: string | null;
+  regions: string[];
+  entities: string[];
+  article_ids: string[];
+  active: boolean;
+}
+
+export interface AddResult {
+  storyId: string;
+  joined: boolean;
+  /** how the story was chosen */
+  via: 'new' | 'score' | 'duplicate';
+  score: number;
+  leadChanged: boolean;
+  leadArticleId: string;
+  articleCount: number;
+}
+
+export interface ClustererOptions {
+  /** active window, ms (default 48 h) */
+  windowMs?: number;
+  /** overrides for headline-only articles */
+  weights?: Partial<ScoreWeights>;
+  /** overrides for articles with at least `textChars` of snippet or text */
+  textWeights?: Partial<ScoreWeights>;
+  /** body length from which the text profile applies (default 200) */
+  textChars?: number;
+  lead?: LeadPolicy;
+  /** called with each story leaving the active window */
+  onArchive?: (story: StoryView) => void;
+  /** keep archived stories in memory for `get` (default true; a store can take over) */
+  keepArchive?: boolean;
+  /** candidates fully scored per article */
+  maxCandidates?: number;
+}
+
+interface Story extends StoryProfile {
+  slot: number;
+  id: string;
+  n: number;
+  publishers: string[];
+  catCounts: Uint16Array;
+  regions: string[];
+  lead: LeadCandidate & { title: string };
+  articleIds: string[];
+  posted: number[];
+}
+
+const POSTING_CAP = 512;
+const POSTED_PER_STORY = 64;
+const ENTITY_CAP = 32;
+const EXEMPLARS = 5;
+const CENTROID_TERMS = 192;
+
+function mergeIds(a: Int32Array, b: Int32Array, cap: number): Int32Array {
+  if (b.length === 0 || a.length >= cap) return a;
+  const s = new Set(a);
+  for (const x of b) s.add(x);
+  if (s.size === a.length) return a;
+  const out = Int32Array.from(s).slice(0, Math.max(cap, a.length));
+  return out.sort();
+}
+
+export class StoryClusterer {
+  readonly vocab = new Vocabulary();
+  private readonly weights: ScoreWeights;
+  private readonly textWeights: ScoreWeights;
+  private readonly windowMs: number;
+  private readonly maxCandidates: number;
+  private readonly slots: (Story | null)[] = [];
+  private readonly byId = new Map<string, Story>();
+  private readonly articleStory = new Map<string, Story>();
+  private readonly postings = new Map<number, number[]>();
+  private readonly archive = new Map<string, StoryView>();
+  private acc = new Float64Array(1024);
+  private clock = -Infinity;
+  private lastSweep = -Infinity;
+
+  constructor(private readonly opts: ClustererOptions = {}) {
+    this.weights = { ...HEADLINE_WEIGHTS, ...opts.weights };
+    this.textWeights = { ...TEXT_WEIGHTS, ...opts.textWeights };
+    this.windowMs = opts.windowMs ?? 48 * 3_600_000;
+    this.maxCandidates = opts.maxCandidates ?? 40;
+  }
+
+  /** Stories in the active window. */
+  get activeCount(): number {
+    return this.byId.size;
+  }
+
+  /** Add one article (with its enrichment when available); returns the story it went to. */
+  add(a: ArticleInput, hints: ClusterHints = {}): AddResult {
+    const t = toMillis(a.published_at);
+    if (Number.isFinite(t) && t > this.clock) this.clock = t;
+    if (this.clock - this.lastSweep > this.windowMs / 48) this.evictBefore(this.clock - this.windowMs);
+    const f = articleFeatures(this.vocab, a, hints, this.clock);
+    const category = hints.category ?? null;
+
+    const original = a.duplicate_of ? this.articleStory.get(a.duplicate_of) : undefined;
+    if (original) return this.join(original, a, f, hints, 1, 'duplicate');
+
+    const bodyChars = (a.summary?.length ?? 0) + (a.text?.length ?? 0);
+    const w = bodyChars >= (this.opts.textChars ?? 200) ? this.textWeights : this.weights;
+    let best: Story | null = null;
+    let bestScore = -Infinity;
+    for (const s of this.candidates(f)) {
+      const sc = scoreStory(f, category, s, w).total;
+      if (sc > bestScore) { bestScore = sc; best = s; }
+    }
+    if (best && bestScore >= w.threshold) return this.join(best, a, f, hints, bestScore, 'score');
+    return this.open(a, f, hints, Number.isFinite(bestScore) ? bestScore : 0);
+  }
+
+  /** A story by id, active or archived. */
+  get(id: string): StoryView | undefined {
+    const s = this.byId.get(id);
+    return s ? this.view(s, true) : this.archive.get(id);
+  }
+
+  /** Story id of an article still in the active window. */
+  storyOf(articleId: string): string | undefined {
+    return this.articleStory.get(articleId)?.id;
+  }
+
+  /** All active stories (for snapshots and listings). */
+  *active(): IterableIterator<StoryView> {
+    for (const s of this.byId.values()) yield this.view(s, true);
+  }
+
+  /** Move stories last updated before `cutoff` out of the active window. */
+  evictBefore(cutoff: number): number {
+    this.lastSweep = this.clock;
+    let n = 0;
+    for (const s of this.byId.values()) {
+      if (s.updated >= cutoff) continue;
+      this.byId.delete(s.id);
+      this.slots[s.slot] = null;
+      for (const id of s.articleIds) if (this.articleStory.get(id) === s) this.articleStory.delete(id);
+      const v = this.view(s, false);
+      if (this.opts.keepArchive !== false) this.archive.set(s.id, v);
+      this.opts.onArchive?.(v);
+      n++;
+    }
+    return n;
+  }
+
+  private *candidates(f: ClusterFeatures): Iterable<Story> {
+    if (this.acc.length < this.slots.length) this.acc = new Float64Array(this.slots.length * 2);
+    const acc = this.acc;
+    const touched: number[] = [];
+    for (let i = 0; i < f.salient.length; i++) {
+      const id = f.salient[i]!;
+      const list = this.postings.get(id);
+      if (!list) continue;
+      const w = this.vocab.idf(id);
+      for (let k = list.length - 1; k >= 0; k--) {
+        const slot = list[k]!;
+        if (this.slots[slot] === null) continue;
+        if (acc[slot] === 0) touched.push(slot);
+        acc[slot]! += w;
+      }
+    }
+    let chosen = touched;
+    if (touched.length > this.maxCandidates) chosen = touched.slice().sort((x, y) => acc[y]! - acc[x]!).slice(0, this.maxCandidates);
+    for (const slot of touched) acc[slot] = 0;
+    for (const slot of chosen) yield this.slots[slot]!;
+  }
+
+  private post(s: Story, ids: Int32Array): void {
+    for (let i = 0; i < ids.length && s.posted.length < POSTED_PER_STORY; i++) {
+      const id = ids[i]!;
+      if (s.posted.includes(id)) continue;
+      s.posted.push(id);
+      let list = this.postings.get(id);
+      if (!list) { list = []; this.postings.set(id, list); }
+      list.push(s.slot);
+      if (list.length > POSTING_CAP) {
+        // Drop evicted stories first; if the term is still crowded keep only the newest half.
+        let live = list.filter((x) => this.slots[x] !== null);
+        if (live.length > POSTING_CAP / 2) live = live.slice(live.length - POSTING_CAP / 2);
+        this.postings.set(id, live);
+      }
+    }
+  }
+
+  private candidateOf(a: ArticleInput, f: ClusterFeatures, overlap: number): LeadCandidate & { title: string } {
+    const depth = (a.summary?.length ?? 0) + Math.min(a.text?.length ?? 0, 3000) / 3;
+    return { articleId: a.id, publisher: a.publisher, time: f.time, depth, duplicate: !!a.duplicate_of, overlap, title: a.title };
+  }
+
+  private open(a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number): AddResult {
+    const slot = this.slots.length;
+    const catCounts = new Uint16Array(CATEGORIES.length);
+    const ci = hints.category ? CATEGORIES.indexOf(hints.category as never) : -1;
+    if (ci >= 0) catCounts[ci] = 1;
+    const s: Story = {
+      slot, id: `st_${a.id}`, n: 1, publishers: [a.publisher], catCounts,
+      regions: hints.region ? [hints.region] : [],
+      centroid: f.vec, centroidNorm: norm(f.vec), exemplars: [f.vec],
+      entityIds: f.entityIds, personIds: f.personIds, placeIds: f.placeIds, leadTitleIds: f.titleIds,
+      updated: f.time, firstSeen: f.time, category: hints.category ?? null,
+      lead: this.candidateOf(a, f, 0), articleIds: [a.id], posted: [],
+    };
+    this.slots.push(s);
+    this.byId.set(s.id, s);
+    this.articleStory.set(a.id, s);
+    this.post(s, f.salient);
+    return { storyId: s.id, joined: false, via: 'new', score, leadChanged: true, leadArticleId: a.id, articleCount: 1 };
+  }
+
+  private join(s: Story, a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number, via: 'score' | 'duplicate'): AddResult {
+    s.n++;
+    s.articleIds.push(a.id);
+    this.articleStory.set(a.id, s);
+    if (!s.publishers.includes(a.publisher)) s.publishers.push(a.publisher);
+    if (hints.region && !s.regions.includes(hints.region)) s.regions.push(hints.region);
+    const ci = hints.category ? CATEGORIES.indexOf(hints.category as never) : -1;
+    if (ci >= 0) {
+      s.catCounts[ci]!++;
+      let best = 0;
+      for (let k = 1; k < CATEGORIES.length; k++) if (s.catCounts[k]! > s.catCounts[best]!) best = k;
+      if (s.catCounts[best]! > 0) s.category = CATEGORIES[best]!;
+    }
+    s.centroid = via === 'duplicate' ? s.centroid : addInto(s.centroid === EMPTY_VEC ? f.vec : s.centroid, f.vec, CENTROID_TERMS);
+    s.centroidNorm = norm(s.centroid);
+    if (via !== 'duplicate') {
+      if (s.exemplars.length >= EXEMPLARS) s.exemplars.splice(1, 1);
+      s.exemplars.push(f.vec);
+    }
+    s.entityIds = mergeIds(s.entityIds, f.entityIds, ENTITY_CAP);
+    s.personIds = mergeIds(s.personIds, f.personIds, ENTITY_CAP);
+    s.placeIds = mergeIds(s.placeIds, f.placeIds, ENTITY_CAP);
+    if (f.time > s.updated) s.updated = f.time;
+    if (f.time < s.firstSeen) s.firstSeen = f.time;
+    this.post(s, f.salient);
+
+    const ov = s.leadTitleIds.length > 0 ? countShared(f.titleIds, s.leadTitleIds) / Math.max(1, f.titleIds.length) : 0;
+    const cand = this.candidateOf(a, f, ov);
+    let leadChanged = false;
+    if (betterLead(cand, s.lead, s.updated, this.opts.lead)) {
+      s.lead = cand;
+      s.leadTitleIds = f.titleIds;
+      leadChanged = true;
+    }
+    return { storyId: s.id, joined: true, via, score, leadChanged, leadArticleId: s.lead.articleId, articleCount: s.n };
+  }
+
+  private view(s: Story, active: boolean): StoryView {
+    const ents = [...s.entityIds].map((id) => this.vocab.name(id).slice(2));
+    return {
+      id: s.id, title: s.lead.title, lead_article_id: s.lead.articleId, article_count: s.n,
+      publisher_count: s.publishers.length, first_seen: s.firstSeen, updated: s.updated,
+      category: s.category, regions: [...s.regions], entities: ents, article_ids: [...s.articleIds], active,
+    };
+  }
+}
+
+function countShared(a: Int32Array, b: Int32Array): number {
+  let n = 0;
+  for (const x of a) if (b.includes(x)) n++;
+  return n;
+}

@@ -1,0 +1,119 @@
+import type { Entity } from '../enrich/entities.js';
+import { tokenize, toMillis, type ArticleInput } from '../enrich/text.js';
+import { isContentToken, stem, toVec, type SparseVec, type Vocabulary } from './vectors.js';
+
+/** What clustering needs of an article, computed once when it arrives. */
+export interface ClusterFeatures {
+  /** tf-idf of headline words (x2), snippet and transient text words, entity and place keys */
+  vec: SparseVec;
+  /** distinct stemmed headline term ids, sorted */
+  titleIds: Int32Array;
+  /** entity key ids (people also by surname), sorted */
+  entityIds: Int32Array;
+  /** person key ids, sorted (a subset of entityIds) */
+  personIds: Int32Array;
+  /** place key ids, sorted */
+  placeIds: Int32Array;
+  /** the heaviest rare terms: what the inverted index is probed with and posted under */
+  salient: Int32Array;
+  time: number;
+}
+
+/** Enrichment fields clustering uses (all optional: the clusterer works on bare headlines). */
+export interface ClusterHints {
+  entities?: readonly Entity[];
+  places?: readonly string[];
+  category?: string;
+  region?: string;
+}
+
+const TITLE_WEIGHT = 2;
+const ENTITY_WEIGHT = 2.5;
+const PLACE_WEIGHT = 1.5;
+const TEXT_CHARS = 1500;
+/** terms kept per article vector: enough for a long text to keep its specific details */
+const VEC_TERMS = 128;
+
+function sortedUnique(xs: number[]): Int32Array {
+  const a = Int32Array.from(new Set(xs));
+  a.sort();
+  return a;
+}
+
+/**
+ * Features of one article. Term statistics come from `vocab` before this article is counted,
+ * then the article is counted (online IDF).
+ */
+export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: ClusterHints, fallbackTime: number): ClusterFeatures {
+  const tf = new Map<number, number>();
+  const titleIdList: number[] = [];
+  const bump = (id: number, w: number): void => { tf.set(id, (tf.get(id) ?? 0) + w); };
+
+  for (const t of tokenize(a.title)) {
+    if (!isContentToken(t)) continue;
+    const id = vocab.id(stem(t));
+    titleIdList.push(id);
+    bump(id, TITLE_WEIGHT);
+  }
+  let body = a.summary ?? '';
+  if (a.text) body += '\n' + (a.text.length > TEXT_CHARS ? a.text.slice(0, TEXT_CHARS) : a.text);
+  if (body.length > 0) {
+    for (const t of tokenize(body)) if (isContentToken(t)) bump(vocab.id(stem(t)), 1);
+  }
+  const entityIdList: number[] = [];
+  const personIdList: number[] = [];
+  const placeIdList: number[] = [];
+  for (const e of hints.entities ?? []) {
+    if (e.type === 'place') continue;
+    const key = e.name.toLowerCase();
+    const id = vocab.id('e:' + key);
+    entityIdList.push(id);
+    if (e.type === 'person') {
+      personIdList.push(id);
+      const sp = key.lastIndexOf(' ');
+      if (sp > 0) {
+        const sid = vocab.id('e:' + key.slice(sp + 1));
+        entityIdList.push(sid);
+        personIdList.push(sid);
+      }
+    }
+  }
+  for (const p of hints.places ?? []) placeIdList.push(vocab.id('p:' + p));
+
+  // Weighting: tf (dampened) x idf, entity and place keys get fixed boosts.
+  const raw = new Map<number, number>();
+  for (const [id, f] of tf) raw.set(id, (1 + Math.log(f)) * vocab.idf(id));
+  for (const id of entityIdList) raw.set(id, (raw.get(id) ?? 0) + ENTITY_WEIGHT * vocab.idf(id));
+  for (const id of placeIdList) raw.set(id, (raw.get(id) ?? 0) + PLACE_WEIGHT * vocab.idf(id));
+  const vec = toVec(raw, VEC_TERMS);
+
+  // Salient: heaviest terms that are not everywhere (after 500 docs, skip terms in > 4 %).
+  const ranked = [...raw.entries()].sort((x, y) => y[1] - x[1]);
+  const salient: number[] = [];
+  for (const [id] of ranked) {
+    if (vocab.docs > 500 && vocab.share(id) > 0.04) continue;
+    salient.push(id);
+    if (salient.length >= 20) break;
+  }
+  vocab.observe(vec.ids);
+  const t = toMillis(a.published_at);
+  return {
+    vec,
+    titleIds: sortedUnique(titleIdList),
+    entityIds: sortedUnique(entityIdList),
+    personIds: sortedUnique(personIdList),
+    placeIds: sortedUnique(placeIdList),
+    salient: Int32Array.from(salient),
+    time: Number.isFinite(t) ? t : fallbackTime,
+  };
+}
+
+/** Size of the intersection of two sorted id arrays. */
+export function overlap(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let i = 0, j = 0, n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!, y = b[j]!;
+    if (x === y) { n++; i++; j++; } else if (x < y) i++; else j++;
+  }
+  return n;
+}

@@ -1,0 +1,116 @@
+import { overlap, type ClusterFeatures } from './features.js';
+import { dot, type SparseVec } from './vectors.js';
+
+/**
+ * Join score of an article against a story: content similarity to the story centroid,
+ * entity overlap, headline similarity to the lead, time proximity and category agreement,
+ * minus penalties when both name people (or places) and none of them agree - the signature of
+ * a similar but different event (another celebrity in rehab, another city's earthquake).
+ */
+
+/** The parts of a story the score reads. */
+export interface StoryProfile {
+  centroid: SparseVec;
+  centroidNorm: number;
+  /** a few member vectors (the first and the latest): a sprawling story still matches a close member */
+  exemplars: SparseVec[];
+  /** entity key ids of the story with their article counts, sorted by id */
+  entityIds: Int32Array;
+  personIds: Int32Array;
+  placeIds: Int32Array;
+  leadTitleIds: Int32Array;
+  /** latest and earliest article times */
+  updated: number;
+  firstSeen: number;
+  category: string | null;
+}
+
+export interface ScoreWeights {
+  content: number;
+  entities: number;
+  headline: number;
+  time: number;
+  category: number;
+  /** penalty when both sides name people and share none */
+  personConflict: number;
+  /** penalty when both sides name any entities and share none */
+  entityConflict: number;
+  /** penalty when both sides name places and share none */
+  placeConflict: number;
+  /** discount of similarity to a single member against similarity to the centroid */
+  exemplar: number;
+  /** time scale of the proximity term, ms */
+  timeScaleMs: number;
+  /** join when the best score reaches this */
+  threshold: number;
+}
+
+/**
+ * Weights for headline-only articles. Short vectors give low cosines even for the same event,
+ * so the threshold is low and agreement of category and entities carries more.
+ */
+export const HEADLINE_WEIGHTS: ScoreWeights = {
+  content: 0.7,
+  entities: 0.25,
+  headline: 0.2,
+  time: 0.05,
+  category: 0.15,
+  entityConflict: 0,
+  personConflict: 0.2,
+  placeConflict: 0.1,
+  exemplar: 0.9,
+  timeScaleMs: 36 * 3_600_000,
+  threshold: 0.19,
+};
+
+/**
+ * Weights for articles with a snippet or text. Long vectors make the cosine reliable and
+ * similar-but-different events share entities and category, so content decides.
+ */
+export const TEXT_WEIGHTS: ScoreWeights = {
+  content: 1,
+  entities: 0.1,
+  headline: 0.05,
+  time: 0.05,
+  category: 0,
+  entityConflict: 0,
+  personConflict: 0.2,
+  placeConflict: 0.1,
+  exemplar: 0.9,
+  timeScaleMs: 36 * 3_600_000,
+  threshold: 0.34,
+};
+
+/** @deprecated name kept for callers: the headline profile */
+export const DEFAULT_WEIGHTS = HEADLINE_WEIGHTS;
+
+/** Breakdown of one score (tests and tuning read the parts). */
+export interface ScoreParts {
+  total: number;
+  content: number;
+  entities: number;
+  headline: number;
+  time: number;
+  conflict: number;
+}
+
+export function scoreStory(a: ClusterFeatures, category: string | null, s: StoryProfile, w: ScoreWeights = DEFAULT_WEIGHTS): ScoreParts {
+  let content = s.centroidNorm > 0 ? dot(a.vec, s.centroid) / s.centroidNorm : 0;
+  for (let i = 0; i < s.exemplars.length; i++) {
+    const c = dot(a.vec, s.exemplars[i]!) * w.exemplar;
+    if (c > content) content = c;
+  }
+  const ne = a.entityIds.length;
+  const entities = ne > 0 ? Math.min(1, overlap(a.entityIds, s.entityIds) / Math.min(ne, 2)) : 0;
+  const nt = Math.min(a.titleIds.length, s.leadTitleIds.length);
+  const headline = nt > 0 ? overlap(a.titleIds, s.leadTitleIds) / nt : 0;
+  const dt = a.time < s.firstSeen ? s.firstSeen - a.time : a.time > s.updated ? a.time - s.updated : 0;
+  const time = Math.exp(-dt / w.timeScaleMs);
+  let conflict = 0;
+  if (ne > 0 && s.entityIds.length > 0 && entities === 0) conflict += w.entityConflict;
+  if (a.personIds.length > 0 && s.personIds.length > 0 && overlap(a.personIds, s.personIds) === 0) conflict += w.personConflict;
+  if (a.placeIds.length > 0 && s.placeIds.length > 0 && overlap(a.placeIds, s.placeIds) === 0) conflict += w.placeConflict;
+  const cat = category !== null && category === s.category ? 1 : 0;
+  const total = w.content * content + w.entities * entities + w.headline * headline + w.time * time + w.category * cat - conflict;
+  return { total, content, entities, headline, time, conflict };
+}
