@@ -12,7 +12,7 @@ export function resolveUrl(href: string | undefined | null, base: string | null,
   // whitespace inside a URL is a feed-authoring accident (line-wrapped links), not meaning
   let h = href.trim();
   if (h.length === 0 || h.length > 4096) return null;
-  if (/[\t\n\r]/.test(h)) h = h.replace(/[\t\n\r]+/g, '');
+  if (/[\t\n\r]/.test(h)) h = h.replace(/[ \t]*[\t\n\r]+[ \t]*/g, '');
   try {
     const u = base ? new URL(h, base) : new URL(h);
     return schemes.has(u.protocol) ? u.href : null;

@@ -76,10 +76,14 @@ function tagEnd(s: string, from: number): number {
   return -1;
 }
 
+/** XHTML content often carries a prefix; other prefixes (`o:p` from Word) are not HTML. */
+const XHTML_PREFIXES = new Set(['xhtml', 'html', 'h', 'xh', 'x']);
+
 function localName(raw: string): string {
   const n = raw.toLowerCase();
   const colon = n.indexOf(':');
-  return colon === -1 ? n : n.slice(colon + 1);
+  if (colon === -1) return n;
+  return XHTML_PREFIXES.has(n.slice(0, colon)) ? n.slice(colon + 1) : n;
 }
 
 /** Sanitise HTML; relative URLs resolve against `base` and nested `xml:base` attributes. */

@@ -101,8 +101,17 @@ export function constructText(node: unknown, kind: TextKind | 'rss' | null, ents
   if (node === undefined || kind === null) return '';
   if (kind === 'rss') {
     const v = unescapeRaw(rawOf(node), ents);
-    return /<[A-Za-z/!]|&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i.test(v) ? htmlToText(v) : collapse(v);
+    return /<[A-Za-z/!]|&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i.test(v) ? titleText(v) : collapse(v);
   }
   const { src } = source(node, kind, base64, ents);
-  return kind === 'text' ? collapse(src) : htmlToText(src);
+  return kind === 'text' ? collapse(src) : titleText(src);
+}
+
+/** A complete element (`<a href>…</a>`) still present after one decoding pass: escaped twice. */
+const LEFTOVER_ELEMENT = /<([a-z][a-z0-9]*)\b[^<>]*>[^<]*<\/\1\s*>/i;
+
+/** HTML → plain text; a title whose markup was escaped twice gets a second pass. */
+function titleText(html: string): string {
+  const t = htmlToText(html);
+  return LEFTOVER_ELEMENT.test(t) ? htmlToText(t) : t;
 }
