@@ -130,6 +130,7 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
   const found = new Map<string, Entity & { n: number }>();
   const placeCount = new Map<string, number>();
   const words: string[] = [];
+  const lows: string[] = [];
   const starts: boolean[] = [];
   const breaks: boolean[] = [];
 
@@ -157,11 +158,13 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
   for (const raw of segments) {
     if (!raw) continue;
     const seg = foldAbbreviations(raw);
-    words.length = 0; starts.length = 0; breaks.length = 0;
+    words.length = 0; starts.length = 0; breaks.length = 0; lows.length = 0;
     scan(seg, words, starts, breaks);
     let capital = 0, lowerable = 0, allCaps = 0;
-    for (const w of words) {
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
       const lw = w.toLowerCase();
+      lows.push(lw);
       if (STOPWORDS.has(lw)) continue;
       lowerable++;
       if (isUpper(w.charCodeAt(0))) capital++;
@@ -173,9 +176,9 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
     const candidate = (i: number): boolean => {
       const w = words[i]!;
       if (!isUpper(w.charCodeAt(0))) return false;
-      const lw = w.toLowerCase();
-      const acronym = w.length >= 2 && w.length <= 5 && w === w.toUpperCase() && !shouting;
-      if (acronym) return !/^\d/.test(w) && !NOT_NAMES.has(lw);
+      const lw = lows[i]!;
+      const acronym = w.length >= 2 && w.length <= 5 && !shouting && w === w.toUpperCase();
+      if (acronym) return !NOT_NAMES.has(lw);
       if (NOT_NAMES.has(lw)) return false;
       if (lex.aliases.has(lw) || g.phrases.has(w) || g.firstWords.has(w)) return true;
       if (STOPWORDS.has(lw)) return false;
@@ -218,7 +221,9 @@ function emitRun(
   let k = from;
   while (k <= to) {
     let matched = 0;
-    for (let len = Math.min(g.maxTokens, to - k + 1); len >= 1; len--) {
+    // multi-word places only start with a known first word ("New", "South", "Hong")
+    const top = g.firstWords.has(words[k]!) ? Math.min(g.maxTokens, to - k + 1) : 1;
+    for (let len = top; len >= 1; len--) {
       const key = len === 1 ? words[k]! : words.slice(k, k + len).join(' ');
       const p = g.phrases.get(key);
       // A place inside a longer alias ("Bank of England") stays part of the name.

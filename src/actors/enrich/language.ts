@@ -33,6 +33,8 @@ LANGS.forEach((lang, li) => {
   for (const w of FUNCTION_WORDS[lang]!.split(' ')) WORD_LANG.set(w, (WORD_LANG.get(w) ?? 0) | (1 << li));
 });
 
+const COUNTS = new Int32Array(LANGS.length);
+
 /** "en-US", "EN_gb", "english" -> "en"; null when unusable. */
 export function normalizeLanguageTag(tag: string | null | undefined): string | null {
   if (!tag) return null;
@@ -90,9 +92,11 @@ export function detectLanguage(text: string, declared: string | null | undefined
   if (script !== null && script !== 'cyr') return { language: script, via: 'script' };
 
   if (script === null) {
-    const counts = new Array<number>(LANGS.length).fill(0);
+    const counts = COUNTS.fill(0);
     let hits = 0;
-    for (let i = 0; i < tokens.length; i++) {
+    // 60 tokens settle it; long texts need not be read to the end
+    const upto = Math.min(tokens.length, 60);
+    for (let i = 0; i < upto; i++) {
       const mask = WORD_LANG.get(tokens[i]!);
       if (mask === undefined) continue;
       hits++;

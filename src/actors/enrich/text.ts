@@ -41,29 +41,32 @@ function isWordChar(c: number): boolean {
  * trailing possessive `'s` is cut, so "Obama's" and "Obama" meet.
  */
 export function tokenize(text: string, out: string[] = []): string[] {
-  const n = text.length;
+  // Lower-case once and slice tokens out of it: far fewer allocations than per-token case folding.
+  const low = text.toLowerCase();
+  const n = low.length;
   let i = 0;
   while (i < n) {
-    let c = text.charCodeAt(i);
+    let c = low.charCodeAt(i);
     if (!isWordChar(c)) { i++; continue; }
-    let word = '';
-    let start = i;
+    const start = i;
+    let word: string | null = null;
+    let from = i;
     while (i < n) {
-      c = text.charCodeAt(i);
+      c = low.charCodeAt(i);
       if (isWordChar(c)) { i++; continue; }
-      if ((c === 39 || c === 0x2019) && i + 1 < n && isWordChar(text.charCodeAt(i + 1))) {
-        const next = text.charCodeAt(i + 1) | 32;
-        const after = i + 2 < n ? text.charCodeAt(i + 2) : 32;
-        if (next === 115 && !isWordChar(after)) { word += text.slice(start, i); i += 2; start = i; break; }
-        word += text.slice(start, i);
+      if ((c === 39 || c === 0x2019) && i + 1 < n && isWordChar(low.charCodeAt(i + 1))) {
+        const next = low.charCodeAt(i + 1);
+        const after = i + 2 < n ? low.charCodeAt(i + 2) : 32;
+        word = (word ?? '') + low.slice(from, i);
+        if (next === 115 && !isWordChar(after)) { i += 2; from = i; break; }
         i++;
-        start = i;
+        from = i;
         continue;
       }
       break;
     }
-    word += text.slice(start, i);
-    if (word.length > 0) out.push(word.toLowerCase());
+    const w = word === null ? low.slice(start, i) : word + low.slice(from, i);
+    if (w.length > 0) out.push(w);
   }
   return out;
 }

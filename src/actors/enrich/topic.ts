@@ -78,7 +78,7 @@ let scratchScores = new Float64Array(CATEGORIES.length);
  * probability under which rules may overrule it.
  */
 export function classifyTopic(
-  input: { tokens: readonly string[]; lowerText: string; url?: string | null; feedCategory?: string | null },
+  input: { tokens: readonly string[]; lowerText: string | (() => string); url?: string | null; feedCategory?: string | null },
   model: TopicModel = loadTopicModel(),
   minConfidence = 0.45,
 ): TopicResult {
@@ -98,7 +98,7 @@ export function classifyTopic(
     if (p < 0.8 || pUrl > 0.1) return { category: fromUrl, confidence: p, via: 'url' };
   }
   if (p < minConfidence) {
-    const ruled = categoryFromRules(input.lowerText);
+    const ruled = categoryFromRules(typeof input.lowerText === 'string' ? input.lowerText : input.lowerText());
     if (ruled) {
       const ri = model.classes.indexOf(ruled);
       // Rules break near-ties among the model's own top guesses, or name a class it lacks.

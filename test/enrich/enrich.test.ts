@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { enrich } from '../../src/actors/enrich/enrich.js';
+
+describe('enrich', () => {
+  it('adds language, category, region, places and entities', () => {
+    const e = enrich({
+      id: 'a1', url: 'https://example.co.uk/sport/tennis/final-report', title: 'Andy Murray wins in Paris',
+      summary: 'The Scottish player beat his rival in four sets on Sunday.', publisher: 'Example Sport',
+      published_at: '2024-06-01T12:00:00Z', publisher_country: 'GB', language: 'en-GB',
+    });
+    expect(e.language).toBe('en');
+    expect(e.category).toBe('sports');
+    expect(e.region).toBe('uk');
+    expect(e.places).toEqual(expect.arrayContaining(['FR', 'GB']));
+    expect(e.entities).toContainEqual({ name: 'Andy Murray', type: 'person' });
+  });
+
+  it('falls back to the places mentioned when the publisher has no country', () => {
+    const e = enrich({ id: 'a2', url: '', title: 'Floods hit Jakarta as rains continue', publisher: 'x', published_at: 0 });
+    expect(e.region).toBe('apac');
+  });
+
+  it('is global without country or places', () => {
+    expect(enrich({ id: 'a3', url: '', title: 'Markets drift before holiday', publisher: 'x', published_at: 0 }).region).toBe('global');
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { extractEntities, type Entity } from '../../src/actors/enrich/entities.js';
+
+const names = (title: string, summary = ''): string[] => extractEntities([title, summary]).entities.map((e) => e.name);
+const find = (es: Entity[], name: string) => es.find((e) => e.name === name);
+
+describe('entity normalisation', () => {
+  it.each([
+    // aliases and dotted abbreviations
+    ['U.S. lawmakers question Apple over privacy', 'United States'],
+    ['US lawmakers question Apple over privacy', 'United States'],
+    ['Britain and France sign defence pact', 'United Kingdom'],
+    ['The Fed holds rates steady', 'Federal Reserve'],
+    ['NSA surveillance program faces court test', 'National Security Agency'],
+    // possessives
+    ["Obama's speech draws praise from allies", 'Barack Obama'],
+    ["Snowden's lawyer speaks to reporters", 'Snowden'],
+    // legal forms dropped
+    ['Herbalife Ltd. rejects short seller claims', 'Herbalife'],
+    ['Acme Corp. posts record quarter', 'Acme'],
+  ])('%s -> %s', (title, expected) => {
+    expect(names(title)).toContain(expected);
+  });
+
+  it('splits a possessive from the name that follows', () => {
+    const n = names("Fed's Charles Plosser sees high bar for change");
+    expect(n).toContain('Federal Reserve');
+    expect(n).toContain('Charles Plosser');
+  });
+
+  it('does not turn Title Case headline words into names', () => {
+    const n = names('Lindsay Lohan Checks Into Rehab Center After Court Hearing');
+    expect(n).toContain('Lindsay Lohan');
+    expect(n.some((x) => /Checks|Court|Hearing/.test(x))).toBe(false);
+  });
+
+  it('ignores days and months', () => {
+    expect(names('Quake hits on Monday, aftershocks expected in March')).toEqual([]);
+  });
+
+  it('merges a lone surname into the full name mentioned in the same article', () => {
+    const es = extractEntities(['Edward Snowden speaks at festival', 'Snowden said encryption matters.']).entities;
+    expect(find(es, 'Edward Snowden')?.type).toBe('person');
+    expect(find(es, 'Snowden')).toBeUndefined();
+  });
+
+  it.each([
+    ['Goldman Sachs Group posts profit', 'Goldman Sachs Group', 'org'],
+    ['Talks with Angela Merkel continue', 'Angela Merkel', 'person'],
+    ['Tourists flock to Paris', 'France', 'place'],
+  ])('types %s', (title, name, type) => {
+    expect(find(extractEntities([title]).entities, name)?.type).toBe(type);
+  });
+});
