@@ -146,9 +146,20 @@ CREATE INDEX dead_letters_at_idx ON dead_letters (at DESC);
 CREATE INDEX dead_letters_address_idx ON dead_letters (address);
 `;
 
+// Feed snapshots normally live in the cache; this table keeps cursors working while it is down.
+const feedSnapshots = `
+CREATE TABLE feed_snapshots (
+  id text PRIMARY KEY,
+  body jsonb NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX feed_snapshots_expires_idx ON feed_snapshots (expires_at);
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
+  { version: 2, name: 'feed snapshots for cursors while the cache is down', sql: feedSnapshots },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

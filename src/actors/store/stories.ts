@@ -58,7 +58,7 @@ export async function getStories(sql: Sql, ids: readonly string[]): Promise<Stor
  */
 export async function rankedStories(
   sql: Sql,
-  opts: { region: string; category: string; limit: number; sinceIso?: string },
+  opts: { region: string; category: string; limit: number; sinceIso?: string; after?: { score: number; id: string } | null },
 ): Promise<{ id: string; score: number }[]> {
   const params: unknown[] = [opts.limit];
   const where: string[] = ['lead_article_id IS NOT NULL'];
@@ -69,6 +69,10 @@ export async function rankedStories(
   if (opts.region !== 'global') {
     params.push(opts.region);
     where.push(`$${params.length} = ANY(regions)`);
+  }
+  if (opts.after) {
+    params.push(opts.after.score, opts.after.id);
+    where.push(`(score < $${params.length - 1} OR (score = $${params.length - 1} AND id < $${params.length}))`);
   }
   if (opts.sinceIso) {
     params.push(opts.sinceIso);

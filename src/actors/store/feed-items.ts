@@ -1,0 +1,78 @@
+import type { ArticleRow } from './articles.js';
+import type { StoryRow } from './stories.js';
+
+/** One feed entry: a story shown through its lead article (DESIGN §6). */
+export interface FeedItem {
+  article_id: string;
+  story_id: string;
+  title: string;
+  summary: string | null;
+  thumbnail_url: string | null;
+  publisher_name: string;
+  published_at: string;
+  source_url: string;
+  category: string | null;
+  region: string | null;
+  coverage_count: number;
+}
+
+/** What the cache keeps per story: the public item plus what ranking needs. */
+export interface CachedStory {
+  item: FeedItem;
+  publisher_id: string;
+  score: number;
+  regions: string[];
+}
+
+export const CATEGORIES = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'] as const;
+export const REGIONS = ['us', 'uk', 'eu', 'apac', 'latam', 'mea'] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Region = (typeof REGIONS)[number];
+
+export function feedKey(region: string, category: string): string {
+  return `feed:${region}:${category}`;
+}
+
+export function storyKey(id: string): string {
+  return `story:${id}`;
+}
+
+/**
+ * Ranking score, comparable across time so old entries never need rescoring: the update time
+ * in units of 12 hours plus coverage breadth, so a story twice as widely covered ranks like
+ * one twelve hours fresher.
+ */
+export function storyScore(s: Pick<StoryRow, 'updated_at' | 'publisher_count' | 'article_count'>): number {
+  const t = Date.parse(s.updated_at) / 1000 / 43_200;
+  return Math.round((t + Math.log2(1 + s.publisher_count) + 0.5 * Math.log2(1 + s.article_count)) * 1e6) / 1e6;
+}
+
+export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_name: string }): CachedStory {
+  return {
+    item: {
+      article_id: lead.id,
+      story_id: story.id,
+      title: lead.title,
+      summary: lead.snippet,
+      thumbnail_url: lead.thumbnail_url,
+      publisher_name: lead.publisher_name,
+      published_at: lead.published_at,
+      source_url: lead.url,
+      category: story.category ?? lead.category,
+      region: lead.region,
+      coverage_count: story.article_count,
+    },
+    publisher_id: lead.publisher_id,
+    score: story.score,
+    regions: story.regions,
+  };
+}
+
+/** The feeds a story belongs to: its category and `top`, in each of its regions and `global`. */
+export function feedsOf(s: { category: string | null; regions: readonly string[] }): string[] {
+  const regions = ['global', ...s.regions.filter((r) => r !== 'global')];
+  const cats = s.category ? ['top', s.category] : ['top'];
+  const out: string[] = [];
+  for (const r of regions) for (const c of cats) out.push(feedKey(r, c));
+  return out;
+}
