@@ -94,3 +94,18 @@ describe('discoverFeedsForSite (local HTTP server)', () => {
     expect(await discoverFeedsForSite('https://down.example/', failing)).toEqual([]);
   });
 });
+
+describe('pageFetchFrom with the real Fetcher', () => {
+  it('discovers a feed through the safe fetcher against a local server', async () => {
+    const { Fetcher } = await import('../../src/actors/fetch/index.js');
+    const { pageFetchFrom } = await import('../../src/actors/html/fetch.js');
+    const site = await startSite({
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+      '/': { body: '<html><head><link rel="alternate" type="application/rss+xml" href="/rss"></head></html>' },
+    });
+    closers.push(site.close);
+    const fetcher = new Fetcher({ userAgent: 'newsagg-test/0.1', allowlist: ['127.0.0.0/8'], crawlDelayMs: 0 });
+    closers.push(() => fetcher.close());
+    expect(await discoverFeedsForSite(site.url + '/', pageFetchFrom(fetcher))).toEqual([{ url: `${site.url}/rss`, type: 'rss', title: null }]);
+  });
+});

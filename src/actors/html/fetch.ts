@@ -13,3 +13,20 @@ export interface PageResponse {
 }
 
 export type PageFetch = (url: string) => Promise<PageResponse>;
+
+/** What a fetch-capable client needs to offer (the safe `Fetcher` fits structurally). */
+export interface FetchClient {
+  fetch(req: { url: string; accept?: string }): Promise<PageResponse>;
+}
+
+/** Accept headers for the three kinds of document this module fetches. */
+export const ACCEPT = {
+  html: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+  sitemap: 'application/xml,text/xml;q=0.9,*/*;q=0.5',
+  image: 'image/avif,image/webp,image/jpeg,image/png,image/gif;q=0.9,*/*;q=0.2',
+} as const;
+
+/** Adapt a fetch client (the node's `Fetcher`) to the `PageFetch` signature. */
+export function pageFetchFrom(client: FetchClient, accept: string = ACCEPT.html): PageFetch {
+  return (url) => client.fetch({ url, accept });
+}
