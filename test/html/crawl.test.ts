@@ -85,6 +85,26 @@ describe('crawlSitemapSite: a site with no feed, only a news sitemap', () => {
     expect(site.hits.filter((h) => h.includes('sitemap'))).toEqual(['/news-sitemap.xml', '/sitemap_news.xml']);
   });
 
+  it('never lets hostile pages break the crawl: the sitemap entry still yields the article', async () => {
+    const routes: Record<string, Route> = {};
+    const site = await startSite(routes);
+    closers.push(site.close);
+    const base = site.url;
+    const junk = Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 131 + 7) % 256));
+    routes['/sitemap-news.xml'] = { type: 'application/xml', body: newsSitemap([
+      { loc: `${base}/h/binary`, title: 'Binary page', date: ago(1) },
+      { loc: `${base}/h/broken`, title: 'Broken markup', date: ago(2) },
+      { loc: `${base}/h/image`, title: 'Not HTML at all', date: ago(3) },
+    ]) };
+    routes['/h/binary'] = { type: 'text/html', body: junk };
+    routes['/h/broken'] = { body: `<html><head><meta property="og:title" content="Fixed title"><meta content="${'<'.repeat(10_000)}` };
+    routes['/h/image'] = { type: 'image/png', body: junk };
+    const articles = await crawlSitemapSite(`${base}/sitemap-news.xml`, { fetch: plainFetch, now });
+    expect(articles.map((a) => [a.title, a.published_at])).toEqual([
+      ['Binary page', ago(1)], ['Fixed title', ago(2)], ['Not HTML at all', ago(3)],
+    ]);
+  });
+
   it('throws SitemapNotFoundError when no sitemap answers', async () => {
     const site = await startSite({}, { body: '<html>soft 404</html>' });
     closers.push(site.close);

@@ -61,4 +61,18 @@ describe('parseNewsSitemap', () => {
   ])('rejects %s with SitemapParseError', (_label, xml) => {
     expect(() => parseNewsSitemap(xml, { now })).toThrow(SitemapParseError);
   });
+
+  it('stays bounded on an entity-expansion bomb and refuses absurd nesting', () => {
+    const defs = ['<!ENTITY l0 "lol">', ...[1, 2, 3, 4, 5, 6].map((k) => `<!ENTITY l${k} "${`&l${k - 1};`.repeat(10)}">`)].join('');
+    const bomb = `<?xml version="1.0"?><!DOCTYPE u [${defs}]><urlset><url><loc>https://a.example/x</loc><news><title>&l6;</title></news></url></urlset>`;
+    let title: string | null | undefined;
+    try {
+      title = parseNewsSitemap(bomb, { now }).entries[0]?.title;
+    } catch (err) {
+      expect(err).toBeInstanceOf(SitemapParseError);
+    }
+    expect((title ?? '').length).toBeLessThan(10_000);
+    const deep = `<urlset>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}</urlset>`;
+    expect(() => parseNewsSitemap(deep, { now })).toThrow(SitemapParseError);
+  });
 });
