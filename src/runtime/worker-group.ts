@@ -20,6 +20,8 @@ export interface WorkerGroupOptions {
   onOutbound?: (to: Address, msg: Message) => void;
   /** messages lost with a dying worker (plain sends have no caller to tell) */
   onLost?: (to: Address, msg: Message, error: Error) => void;
+  /** plain data the hosted behaviour modules read from `workerData` (e.g. a database URL) */
+  workerData?: unknown;
 }
 
 /**
@@ -64,6 +66,7 @@ export class WorkerGroup implements Route {
       concurrentTasksPerWorker: opts.concurrentTasks ?? 4,
       stricterFIFO: true,
       atomics: 'disabled',
+      ...(opts.workerData !== undefined ? { workerData: opts.workerData } : {}),
     });
     this.pool.on('error', (err: unknown) => this.log.warn({ group: this.name, err: describeError(err) }, 'worker error'));
   }
