@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureArticlePartitions, newsMigrations } from '../../src/actors/store/migrations.js';
 import { MigrationError, migrate, type Migration } from '../../src/runtime/migrate.js';
 import type { Sql } from '../../src/runtime/sql.js';
-import { embedded, scratchSchema, type Scratch } from './pg-fixtures.js';
+import { PGLITE_START_MS, embedded, scratchSchema, type Scratch } from './pg-fixtures.js';
 
+const VERSIONS = newsMigrations.map((m) => m.version);
+const LATEST = VERSIONS[VERSIONS.length - 1]!;
 const TABLES = ['publishers', 'articles', 'articles_default', 'stories', 'clicks', 'dead_letters', 'schema_migrations'];
 
 async function tables(sql: Sql): Promise<string[]> {
@@ -19,17 +21,17 @@ function schemaSuite(open: () => Promise<{ sql: Sql; done(): Promise<void> }>) {
   let done: () => Promise<void>;
   beforeAll(async () => {
     ({ sql, done } = await open());
-  });
+  }, PGLITE_START_MS);
   afterAll(async () => done());
 
   it('applies the news schema once; a second run is a no-op', async () => {
     const first = await migrate(sql, newsMigrations);
-    expect(first).toEqual({ applied: [1], current: 1 });
+    expect(first).toEqual({ applied: VERSIONS, current: LATEST });
     expect(await tables(sql)).toEqual(expect.arrayContaining(TABLES));
     const second = await migrate(sql, newsMigrations);
-    expect(second).toEqual({ applied: [], current: 1 });
+    expect(second).toEqual({ applied: [], current: LATEST });
     const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
-    expect(rows[0]!.n).toBe(1);
+    expect(rows[0]!.n).toBe(VERSIONS.length);
   });
 
   it('articles: month partitions, rows moved out of the default partition, weighted search vector', async () => {
@@ -65,10 +67,10 @@ function schemaSuite(open: () => Promise<{ sql: Sql; done(): Promise<void> }>) {
   });
 
   it('a failing migration rolls back entirely', async () => {
-    const bad: Migration[] = [...newsMigrations, { version: 2, name: 'half broken', sql: 'CREATE TABLE half_done (x int); SELECT no_such_function();' }];
+    const bad: Migration[] = [...newsMigrations, { version: LATEST + 1000, name: 'half broken', sql: 'CREATE TABLE half_done (x int); SELECT no_such_function();' }];
     await expect(migrate(sql, bad)).rejects.toBeInstanceOf(MigrationError);
     expect(await tables(sql)).not.toContain('half_done');
-    expect((await migrate(sql, newsMigrations)).current).toBe(1);
+    expect(await migrate(sql, newsMigrations)).toEqual({ applied: [], current: LATEST });
   });
 
   it('refuses a build whose migration names disagree with the database', async () => {
@@ -102,9 +104,9 @@ describe('two nodes migrating at once (PostgreSQL)', () => {
     const [a, b] = await Promise.all([scratch.open(), scratch.open()]);
     try {
       const results = await Promise.all([migrate(a, newsMigrations), migrate(b, newsMigrations)]);
-      expect(results.map((r) => r.applied.length).sort()).toEqual([0, 1]);
+      expect(results.map((r) => r.applied.length).sort()).toEqual([0, VERSIONS.length]);
       const { rows } = await a.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
-      expect(rows[0]!.n).toBe(1);
+      expect(rows[0]!.n).toBe(VERSIONS.length);
     } finally {
       await a.close();
       await b.close();

@@ -44,3 +44,6 @@ export async function embedded(): Promise<{ sql: Sql; dir: string; cleanup(): Pr
     },
   };
 }
+
+/** Hook budget for starting PGlite: its first start runs initdb in WASM, slow on a busy 2-core machine. */
+export const PGLITE_START_MS = 180_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DependencyUnavailableError } from '../../src/runtime/errors.js';
 import { openSql, type Sql } from '../../src/runtime/sql.js';
-import { embedded, scratchSchema, type Scratch } from './pg-fixtures.js';
+import { PGLITE_START_MS, embedded, scratchSchema, type Scratch } from './pg-fixtures.js';
 
 /** The Sql contract, on both engines through the one pg code path. */
 function sqlSuite(open: () => Promise<{ sql: Sql; done(): Promise<void> }>, mode: Sql['mode']) {
@@ -10,7 +10,7 @@ function sqlSuite(open: () => Promise<{ sql: Sql; done(): Promise<void> }>, mode
   beforeAll(async () => {
     ({ sql, done } = await open());
     await sql.query('CREATE TABLE kv (k text PRIMARY KEY, v integer NOT NULL)');
-  });
+  }, PGLITE_START_MS);
   afterAll(async () => done());
 
   it(`reports its mode (${mode}), pings, and passes parameters`, async () => {
@@ -100,5 +100,5 @@ describe('sql: embedded data dir lock', () => {
     expect((await again.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
     await again.close();
     await e.cleanup();
-  });
+  }, PGLITE_START_MS);
 });

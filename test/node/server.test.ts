@@ -1,0 +1,111 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpError, HttpServer, Router, json } from '../../src/api/server.js';
+
+let server: HttpServer;
+let base: string;
+let releaseSlow: () => void = () => {};
+let slowSawAbort: boolean | undefined;
+
+beforeAll(async () => {
+  const router = new Router()
+    .get('/hello', () => json({ hello: 'world' }))
+    .get('/v1/articles/:id', (req) => json({ id: req.params['id'], q: req.query.get('q'), all: req.query.getAll('t') }))
+    .get('/v1/stories/:id/articles/:n', (req) => json(req.params))
+    .post('/echo', async (req) => json({ got: await req.json(), ct: req.headers['content-type'] ?? null }, 201))
+    .post('/ignore-body', () => json({ ok: true }))
+    .get('/teapot', () => {
+      throw new HttpError(400, 'invalid_cursor', 'the cursor is not valid');
+    })
+    .get('/rate', async () => {
+      throw new HttpError(429, 'rate_limited', 'slow down', { headers: { 'retry-after': '3' } });
+    })
+    .get('/crash', () => {
+      throw new Error('secret internal detail at /srv/x.ts:12');
+    })
+    .get('/slow', async (req) => {
+      await new Promise<void>((r) => (releaseSlow = r));
+      slowSawAbort = req.aborted;
+      return json({ late: true });
+    });
+  server = new HttpServer({ host: '127.0.0.1', port: 0, router, bodyLimitBytes: 64 });
+  const port = await server.listen();
+  expect(port).toBeGreaterThan(0);
+  base = `http://127.0.0.1:${port}`;
+});
+
+afterAll(async () => server.close(100));
+
+async function call(path: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+  const r = await fetch(base + path, init);
+  const text = await r.text();
+  return { status: r.status, body: text === '' ? null : JSON.parse(text), headers: r.headers };
+}
+
+describe('http router on uWebSockets.js', () => {
+  const table: [string, string, number, unknown][] = [
+    ['static route', '/hello', 200, { hello: 'world' }],
+    ['path param with percent-decoding and query', '/v1/articles/a%2Fb%20c?q=x%20y&t=1&t=2', 200, { id: 'a/b c', q: 'x y', all: ['1', '2'] }],
+    ['two params', '/v1/stories/s1/articles/7', 200, { id: 's1', n: '7' }],
+    ['unknown route', '/nope', 404, { error: { code: 'not_found', message: 'no route for GET /nope' } }],
+    ['param must not be empty', '/v1/articles/', 404, { error: { code: 'not_found', message: 'no route for GET /v1/articles/' } }],
+    ['bad percent-encoding', '/v1/articles/%E0%A4%A', 400, { error: { code: 'bad_request', message: 'malformed percent-encoding in the path' } }],
+    ['HttpError keeps status and code', '/teapot', 400, { error: { code: 'invalid_cursor', message: 'the cursor is not valid' } }],
+    ['a plain Error is a 500 without internals', '/crash', 500, { error: { code: 'internal', message: 'internal error' } }],
+  ];
+  it.each(table)('%s', async (_name, path, status, body) => {
+    const r = await call(path);
+    expect(r.status).toBe(status);
+    expect(r.body).toEqual(body);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('error headers pass through (Retry-After on 429)', async () => {
+    const r = await call('/rate');
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBe('3');
+  });
+
+  it('wrong method → 405 with Allow', async () => {
+    const r = await call('/echo');
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+    expect(r.body.error.code).toBe('method_not_allowed');
+    const p = await call('/v1/articles/x', { method: 'DELETE' });
+    expect(p.status).toBe(405);
+  });
+
+  it('HEAD answers like GET without a body', async () => {
+    const r = await fetch(`${base}/hello`, { method: 'HEAD' });
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('');
+  });
+
+  it('reads a JSON body; rejects malformed JSON with 400 and an oversized body with 413', async () => {
+    const ok = await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,2]}' });
+    expect(ok).toMatchObject({ status: 201, body: { got: { a: [1, 2] }, ct: 'application/json' } });
+    const bad = await call('/echo', { method: 'POST', body: '{"a":' });
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
+    const big = await call('/echo', { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(200) }) });
+    expect(big).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } });
+    const empty = await call('/echo', { method: 'POST' });
+    expect(empty).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
+    const ignored = await call('/ignore-body', { method: 'POST', body: 'x'.repeat(500) });
+    expect(ignored.status).toBe(200);
+  });
+
+  it('a client that goes away mid-request is not written to, and the server keeps serving', async () => {
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(`${base}/slow`);
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.end();
+      setTimeout(() => req.destroy(), 50);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    releaseSlow();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(slowSawAbort).toBe(true);
+    expect((await call('/hello')).status).toBe(200);
+  });
+});
