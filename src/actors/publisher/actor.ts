@@ -150,7 +150,7 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
           return undefined;
         case 'configure': {
           const fresh = !p.url;
-          if (fresh) Object.assign(p, newPublisher(p.id, msg, deps.now(), deps.random));
+          if (fresh) Object.assign(p, newPublisher(p.id, msg, deps.now(), deps.random, cfg));
           else {
             if (msg.url && msg.url !== p.url) Object.assign(p, { url: msg.url, etag: null, lastModified: null });
             if (msg.name !== undefined) p.name = msg.name;

@@ -103,12 +103,16 @@ export interface FailureObservation {
 
 export type Random = () => number;
 
-/** A fresh publisher: tier 1 until its rate is known; the first poll is spread over `spreadMs`. */
-export function initialPolicyState(now: number, random: Random, spreadMs = MIN, cfg = DEFAULT_POLICY): PolicyState {
+/**
+ * A fresh publisher: tier 1 until its rate is known; the first poll comes within `spreadMs`
+ * (default: a minute, or the tier-1 interval if shorter), so a bulk import is no stampede.
+ */
+export function initialPolicyState(now: number, random: Random, spreadMs?: number, cfg = DEFAULT_POLICY): PolicyState {
+  const spread = spreadMs ?? Math.min(MIN, cfg.tierIntervalsMs[1]);
   return {
     tier: 1,
     intervalMs: cfg.tierIntervalsMs[1],
-    nextPollAt: now + Math.floor(random() * spreadMs),
+    nextPollAt: now + Math.floor(random() * spread),
     failures: 0,
     circuit: 'closed',
     circuitOpens: 0,

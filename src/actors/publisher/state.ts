@@ -1,4 +1,4 @@
-import { initialPolicyState, type PolicyState } from './policy.js';
+import { DEFAULT_POLICY, initialPolicyState, type PolicyConfig, type PolicyState } from './policy.js';
 import { createSeen, seenFromBase64, seenToBase64, type SeenRing } from './seen.js';
 import type { WebSubState } from './websub.js';
 
@@ -62,9 +62,9 @@ export interface PublisherConfig {
   language?: string | null;
 }
 
-export function newPublisher(id: string, cfg: PublisherConfig, now: number, random: () => number, spreadMs?: number): LivePublisher {
+export function newPublisher(id: string, cfg: PublisherConfig, now: number, random: () => number, policy: PolicyConfig = DEFAULT_POLICY): LivePublisher {
   return {
-    ...initialPolicyState(now, random, spreadMs),
+    ...initialPolicyState(now, random, undefined, policy),
     id,
     url: cfg.url,
     name: cfg.name ?? '',

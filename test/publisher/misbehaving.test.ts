@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, type PolicyConfig } from '../../src/actors/publisher/policy.js';
+import { FeedServer, type Mode } from './feed-server.js';
+import { makeNode, until, type Node } from './harness.js';
+
+/**
+ * 1,000 misbehaving publishers (hanging, 500, 429, malformed) beside 20 healthy ones, in real
+ * time with a policy scaled down to milliseconds. Each publisher has its own origin, so what
+ * is shared is the node: the runtime, its one timer heap, the Fetcher's agent. The healthy ones
+ * must keep polling and emitting while the others' requests hang or fail.
+ */
+const fast: PolicyConfig = {
+  ...DEFAULT_POLICY,
+  tierIntervalsMs: [150, 250, 400, 600],
+  minIntervalMs: 50,
+  backoffMaxMs: 4_000,
+  circuitOpenMs: 2_000,
+  circuitOpenMaxMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+let server: FeedServer;
+let n: Node;
+const modes: Mode[] = ['hang', 'error', 'rate-limit', 'malformed'];
+
+beforeAll(async () => {
+  server = await new FeedServer().start();
+  n = makeNode({ manual: false, extra: { policy: fast } });
+});
+afterAll(async () => {
+  await server.close();
+  await n.close();
+});
+
+describe('1,000 misbehaving publishers', () => {
+  it('do not delay healthy ones', { timeout: 150_000 }, async () => {
+    for (let i = 0; i < 1000; i++) {
+      const mode = modes[i % 4]!;
+      server.add(`bad${i}`, { mode, retryAfterS: 600 });
+      n.send(`bad${i}`, { type: 'configure', url: server.url(`bad${i}`, `bad${i}.sim.test`) });
+    }
+    // let the first wave of 1,000 connections and failures pass (it is one process on 2 cores)
+    const badFeeds = Array.from({ length: 1000 }, (_, i) => server.feeds.get(`bad${i}`)!);
+    await until(() => badFeeds.every((f) => f.requests >= 1), 60_000);
+    const healthy = Array.from({ length: 20 }, (_, i) => `good${i}`);
+    for (const id of healthy) {
+      server.add(id);
+      server.publish(id, 2, Date.now());
+      n.send(id, { type: 'configure', url: server.url(id, `${id}.sim.test`) });
+    }
+    // new items keep appearing while the bad publishers hang and fail
+    const published = new Set<string>();
+    const ticker = setInterval(() => {
+      for (const id of healthy) for (const it of server.publish(id, 1, Date.now())) published.add(it.link);
+    }, 200);
+    try {
+      await until(() => healthy.every((id) => server.feeds.get(id)!.requests >= 8), 60_000);
+    } finally {
+      clearInterval(ticker);
+    }
+    const good = await Promise.all(healthy.map((id) => n.status(id)));
+    for (const s of good) expect(s).toMatchObject({ failures: 0, circuit: 'closed', lastError: null });
+    // every item published before the healthy publishers' last polls began was emitted once
+    const urls = n.emitted.map((a) => a.url);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(urls.length).toBeGreaterThanOrEqual(healthy.length * 6);
+
+    const bad = await Promise.all(Array.from({ length: 1000 }, (_, i) => n.status(`bad${i}`).then((s) => ({ s, mode: modes[i % 4]! }))));
+    for (const { s, mode } of bad) {
+      if (mode === 'hang') {
+        // still waiting on its first answer (holding nobody up), or timed out and backing off
+        if (s.failures === 0) expect(s.polls).toBe(1);
+        else expect(s.lastError).toMatch(/^FETCH_TIMEOUT/);
+        continue;
+      }
+      expect(s.failures).toBeGreaterThanOrEqual(1);
+      expect(s.lastError).toMatch(mode === 'rate-limit' ? /^FETCH_RATE_LIMITED/ : mode === 'error' ? /^FETCH_HTTP_ERROR/ : /^FEED_UNPARSEABLE/);
+      expect(s.nextPollAt).toBeGreaterThan(0); // never abandoned
+    }
+    // the rate-limited ones asked for 10 min and got it: exactly one request each so far
+    const limited = bad.filter((b) => b.mode === 'rate-limit');
+    expect(limited.every((b) => b.s.polls === 1)).toBe(true);
+  });
+});
