@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PGLITE_START_MS } from './pg-fixtures.js';
+
+/** The real CLI as a user runs it, in a child process. */
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], opts: { onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    // a clean environment: no NEWSAGG_* from the caller may change what is tested
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NEWSAGG_')));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      opts.onStdout?.(stdout, child);
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      // let the pipes flush
+      setImmediate(() => resolve({ code, signal, stdout, stderr }));
+    });
+  });
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('newsagg CLI', () => {
+  it('start on embedded storage serves /healthz and exits 0 on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsagg-cli-'));
+    dirs.push(dir);
+    let health: Promise<{ status: number; body: string }> | undefined;
+    const run = await cli(['start', '--port', '0', '--host', '127.0.0.1', '--data-dir', dir], {
+      onStdout(text, child) {
+        const m = /listening on (http:\/\/\S+)/.exec(text);
+        if (m && !health) {
+          health = fetch(`${m[1]}/healthz`)
+            .then(async (r) => ({ status: r.status, body: await r.text() }))
+            .finally(() => child.kill('SIGTERM'));
+        }
+      },
+    });
+    expect(health, run.stderr).toBeDefined();
+    expect(await health).toEqual({ status: 200, body: '{"status":"ok"}' });
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('"msg":"stopped"');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, PGLITE_START_MS);
+
+  const oneLineFailures: [string, string[], RegExp][] = [
+    ['an unknown flag', ['start', '--bogus'], /^newsagg start: unknown option --bogus \(see --help\)\n$/],
+    ['a bad URL scheme', ['start', '--redis-url', 'http://cache'], /^newsagg start: --redis-url: URL scheme must be redis or rediss, got "http"\n$/],
+    ['an unreachable database', ['start', '--port', '0', '--database-url', 'postgres://127.0.0.1:1/x'],
+      /^newsagg start: PostgreSQL at 127\.0\.0\.1:1\/x unreachable: connect ECONNREFUSED 127\.0\.0\.1:1\n$/],
+    ['an unknown command', ['frobnicate'], /^newsagg: unknown command "frobnicate" \(see newsagg --help\)\n$/],
+  ];
+  it.each(oneLineFailures)('%s exits 2 with one line and no stack', async (_name, args, want) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(want);
+    expect(run.stdout).toBe('');
+  });
+
+  it('--help lists the commands; start --help prints the config table', async () => {
+    const top = await cli(['--help']);
+    expect(top.code).toBe(0);
+    for (const c of ['start', 'parse-feed', 'process', 'import-opml', 'export-opml', 'simulate']) expect(top.stdout).toContain(`  ${c} `);
+    const start = await cli(['start', '--help']);
+    expect(start.code).toBe(0);
+    expect(start.stdout).toContain('--database-url');
+    expect(start.stdout).toContain('NEWSAGG_DATABASE_URL');
+  });
+
+  it('--version prints the package version', async () => {
+    const run = await cli(['--version']);
+    expect(run).toMatchObject({ code: 0, stdout: expect.stringMatching(/^newsagg \d+\.\d+\.\d+\n$/) });
+  });
+});
