@@ -1,0 +1,294 @@
+/**
+ * Near-duplicate benchmark (issue 5). Quality: wire-copy sets built at run time from real BBC and
+ * Reuters dev articles (never copied into the repo): copies with syndication edits mixed among
+ * distinct articles, Reuters' formulaic look-alikes as hard negatives; precision and recall with
+ * full text and with title + snippet only, beside two baselines run on the same stream. Speed:
+ * fingerprints/s and batched lookup-insert/s, each beside a reference measured in the same run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { DedupIndex } from '../src/actors/dedup/dedup-index.js';
+import { fingerprint, type Fingerprint } from '../src/actors/dedup/fingerprint.js';
+import { normalizeText, normalizeTitle } from '../src/actors/dedup/normalize.js';
+import { shingleHashes, tokenHashes } from '../src/actors/dedup/shingles.js';
+import { simhash } from '../src/actors/dedup/simhash.js';
+import { BYTES_PER_ENTRY, ShardTable, type MatchOut } from '../src/actors/dedup/shard-table.js';
+import { DEFAULT_VERIFY_POLICY } from '../src/actors/dedup/verify.js';
+
+type Figures = Record<string, number | string | boolean>;
+interface Doc { gold: number; title: string; text: string; publishedAt: number; copy: boolean }
+
+const dataDir = resolve(process.cwd(), process.env.NEWSAGG_DATA ?? '../shared/data');
+
+/** deterministic PRNG (mulberry32) so every run builds the same benchmark */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function loadBase(rand: () => number): { title: string; text: string; gold: number }[] {
+  const bbc = readFileSync(resolve(dataDir, 'bbc-news/bbc_news_dev.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const reu = readFileSync(resolve(dataDir, 'reuters-21578/reuters21578.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const base: { title: string; text: string }[] = [];
+  for (const b of bbc) {
+    // the BBC text repeats the headline as its first line
+    const text = String(b.text).split('\n').slice(1).join('\n').trim();
+    if (text.length > 200) base.push({ title: b.title, text });
+  }
+  const reuPick = reu.filter((r) => r.title && String(r.body).length > 150 && rand() < 0.12);
+  for (const r of reuPick) base.push({ title: String(r.title), text: String(r.body).replace(/\n {4}/g, '\n\n').replace(/\s*Reuter\s*$/, '') });
+  // gold groups: the corpora hold some real copies of their own; they share a headline or a lead
+  const byKey = new Map<string, number>();
+  return base.map((d, i) => {
+    const k1 = `t:${d.title.toLowerCase()}`;
+    const k2 = `b:${d.text.slice(0, 200).toLowerCase()}`;
+    const g = byKey.get(k1) ?? byKey.get(k2) ?? i;
+    byKey.set(k1, g);
+    byKey.set(k2, g);
+    return { ...d, gold: g };
+  });
+}
+
+const SUBST: [RegExp, string][] = [
+  [/\bsaid\b/, 'says'], [/\bbut\b/, 'however'], [/\blarge\b/, 'big'], [/\bbig\b/, 'large'], [/\bshow\b/, 'reveal'],
+  [/\balso\b/, 'additionally'], [/\bbuy\b/, 'purchase'], [/\bhelp\b/, 'assist'], [/\babout\b/, 'around'], [/\bstart\b/, 'begin'],
+  [/\btold\b/, 'informed'], [/\bpeople\b/, 'individuals'], [/\bmany\b/, 'numerous'], [/\bquickly\b/, 'rapidly'], [/\bnew\b/, 'fresh'],
+];
+const CITIES = ['LONDON', 'NEW YORK', 'WASHINGTON', 'TOKYO', 'FRANKFURT'];
+const OUTLETS = ['The Daily Ledger', 'Metro Wire', 'Channel Nine News', 'Evening Courier'];
+const FOOTERS = [
+  '\u00a9 2024 Evening Courier. All rights reserved.',
+  'This story was auto-generated from a syndicated feed and has not been edited.',
+  '(Reporting by Ann Lee; Editing by Tom Hart)',
+  'Copyright 2024 Metro Wire. This material may not be published, broadcast, rewritten or redistributed.',
+];
+
+/** Paragraphs as a reader sees them: the corpora's long lines are cut into runs of 2 sentences. */
+function paragraphs(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\n+/)) {
+    if (!line.trim()) continue;
+    if (line.length < 400) {
+      out.push(line);
+      continue;
+    }
+    const sentences = line.match(/[^.!?]+(?:[.!?]+["']?|$)\s*/g) ?? [line];
+    for (let i = 0; i < sentences.length; i += 2) out.push(sentences.slice(i, i + 2).join('').trim());
+  }
+  return out;
+}
+
+/** A syndicated copy with a random mix of the edits publishers make. */
+function makeCopy(title: string, text: string, rand: () => number): { title: string; text: string } {
+  const pick = <T>(a: T[]): T => a[Math.floor(rand() * a.length)]!;
+  let t = title;
+  const r1 = rand();
+  if (r1 < 0.25) t = `${pick(['UPDATE 2-', 'REFILE-', 'EXCLUSIVE-', 'UPDATE 1-'])}${t}`;
+  else if (r1 < 0.5) t = `${t} | ${pick(OUTLETS)}`;
+  else if (r1 < 0.65) t = t.toUpperCase();
+  else if (r1 < 0.8) t = `${t} - ${pick(OUTLETS)}`;
+  let paras = paragraphs(text);
+  if (paras.length >= 4 && rand() < 0.5) paras = paras.slice(0, -1);
+  let subs = 1 + Math.floor(rand() * 3);
+  for (let k = 0; k < 12 && subs > 0; k++) {
+    const [re, to] = pick(SUBST);
+    const i = Math.floor(rand() * paras.length);
+    if (re.test(paras[i]!)) {
+      paras[i] = paras[i]!.replace(re, to);
+      subs--;
+    }
+  }
+  if (rand() < 0.6) paras[0] = `${pick(CITIES)} (${pick(['Reuters', 'AP', 'AFP'])}) - ${paras[0]}`;
+  if (rand() < 0.2) paras.unshift(`By ${pick(['Jane Doe', 'Sam Okafor', 'Li Wei'])}`);
+  if (rand() < 0.5) paras.push(pick(FOOTERS));
+  let body = paras.join('\n\n');
+  if (rand() < 0.5) body = body.replace(/'/g, '\u2019').replace(/"([^"]*)"/g, '\u201c$1\u201d');
+  const r2 = rand();
+  if (r2 < 0.3) body = paras.map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}</p>`).join('');
+  else if (r2 < 0.45) body = body.replace(/&/g, '&amp;amp;').replace(/'/g, '&amp;#39;');
+  return { title: t, text: body };
+}
+
+export function snippetOf(text: string): string {
+  const s = text.slice(0, 300);
+  const cut = s.lastIndexOf(' ');
+  return text.length > 300 && cut > 200 ? s.slice(0, cut) : s;
+}
+
+export function buildStream(): Doc[] {
+  const rand = rng(20260);
+  const base = loadBase(rand);
+  const t0 = Date.UTC(2024, 0, 1);
+  const docs: Doc[] = [];
+  for (const b of base) {
+    const at = t0 + Math.floor(rand() * 48 * 3600_000);
+    docs.push({ gold: b.gold, title: b.title, text: b.text, publishedAt: at, copy: false });
+    if (rand() < 0.35) {
+      const n = 1 + Math.floor(rand() * 3);
+      for (let k = 0; k < n; k++) {
+        const c = makeCopy(b.title, b.text, rand);
+        docs.push({ gold: b.gold, ...c, publishedAt: at + Math.floor(rand() * 24 * 3600_000), copy: true });
+      }
+    }
+  }
+  return docs.sort((a, b) => a.publishedAt - b.publishedAt);
+}
+
+/** precision/recall of `dup[i]` (index of the named original or -1) against gold groups */
+export function score(docs: Doc[], dup: Int32Array): { precision: number; recall: number } {
+  let tp = 0, fp = 0, fn = 0;
+  const seen = new Set<number>();
+  docs.forEach((d, i) => {
+    const first = !seen.has(d.gold);
+    seen.add(d.gold);
+    if (dup[i]! >= 0) {
+      if (docs[dup[i]!]!.gold === d.gold) tp++;
+      else fp++;
+    } else if (!first) fn++;
+  });
+  return { precision: tp / Math.max(1, tp + fp), recall: tp / Math.max(1, tp + fn) };
+}
+
+export async function runIndex(docs: Doc[], fps: Fingerprint[]): Promise<Int32Array> {
+  const idx = await DedupIndex.create({ partitions: 4 });
+  const out = new Int32Array(docs.length).fill(-1);
+  const ds = await idx.submit(docs.map((d, i) => ({ id: String(i), fp: fps[i]!, publishedAt: d.publishedAt })));
+  ds.forEach((d, i) => (out[i] = d.duplicateOf === null ? -1 : Number(d.duplicateOf)));
+  return out;
+}
+
+function exactBaseline(docs: Doc[], body: (d: Doc) => string): Int32Array {
+  const seen = new Map<string, number>();
+  const out = new Int32Array(docs.length).fill(-1);
+  docs.forEach((d, i) => {
+    const k = createHash('sha1').update(`${normalizeTitle(d.title)}\n${normalizeText(body(d))}`).digest('hex');
+    const o = seen.get(k);
+    if (o === undefined) seen.set(k, i);
+    else out[i] = o;
+  });
+  return out;
+}
+
+/** plain SimHash: lower-cased raw text, 3-word shingles, accepted within Hamming 3, no verification */
+function plainFingerprint(title: string, body: string): Fingerprint {
+  const toks = new Uint32Array(4096);
+  const sh = new Uint32Array(4096);
+  const n = tokenHashes(`${title}\n${body}`.toLowerCase(), toks);
+  const m = shingleHashes(toks, n, 3, sh);
+  const { hi, lo } = simhash(sh, m);
+  return { hi, lo, sketch: null, hasText: false };
+}
+
+async function quality(docs: Doc[]): Promise<Figures> {
+  const f: Figures = {};
+  const modes: [string, (d: Doc) => Fingerprint, (d: Doc) => string][] = [
+    ['full', (d) => fingerprint(d.title, snippetOf(d.text), d.text), (d) => d.text],
+    ['snippet', (d) => fingerprint(d.title, snippetOf(d.text)), (d) => snippetOf(d.text)],
+  ];
+  for (const [mode, fpOf, body] of modes) {
+    const ours = score(docs, await runIndex(docs, docs.map(fpOf)));
+    const exact = score(docs, exactBaseline(docs, body));
+    const plain = score(docs, await runIndex(docs, docs.map((d) => plainFingerprint(d.title, body(d)))));
+    f[`precision_${mode}`] = round(ours.precision);
+    f[`recall_${mode}`] = round(ours.recall);
+    f[`baseline_exact_precision_${mode}`] = round(exact.precision);
+    f[`baseline_exact_recall_${mode}`] = round(exact.recall);
+    f[`baseline_simhash_k3_precision_${mode}`] = round(plain.precision);
+    f[`baseline_simhash_k3_recall_${mode}`] = round(plain.recall);
+  }
+  return f;
+}
+
+function speed(docs: Doc[]): Figures {
+  const f: Figures = {};
+  const items = docs.slice(0, 2000).map((d) => ({ title: d.title, snippet: snippetOf(d.text) }));
+  // reference: hashing the same bytes with sha1, the cheapest "fingerprint" a baseline would take
+  const time = (fn: () => void, reps: number) => {
+    fn();
+    const t = process.hrtime.bigint();
+    for (let r = 0; r < reps; r++) fn();
+    return Number(process.hrtime.bigint() - t) / 1e9;
+  };
+  const tf = time(() => { for (const it of items) fingerprint(it.title, it.snippet); }, 5);
+  const tr = time(() => { for (const it of items) createHash('sha1').update(it.title).update(it.snippet).digest(); }, 5);
+  f.fingerprints_per_s = Math.round((items.length * 5) / tf);
+  f.sha1_snippets_per_s = Math.round((items.length * 5) / tr);
+  f.fingerprint_ratio_vs_sha1 = round(tr / tf);
+
+  // lookup-insert: 1M random fingerprints through one table per block (the work of the 4 × P shards)
+  const N = 1_000_000;
+  const r = rng(7);
+  const hi = new Uint32Array(N), lo = new Uint32Array(N);
+  for (let i = 0; i < N; i++) { hi[i] = (r() * 2 ** 32) >>> 0; lo[i] = (r() * 2 ** 32) >>> 0; }
+  const tables = [0, 1, 2, 3].map((b) => new ShardTable({ blockIndex: b, partitions: 1, windowMs: 72 * 3600_000, initialCapacity: N }));
+  const out: MatchOut = { candidate: -1, distance: -1 };
+  const sk = new Uint8Array(24);
+  const item = { handle: 0, hi: 0, lo: 0, publishedAt: Date.UTC(2024, 0, 1), sketch: sk, hasText: false };
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) {
+    item.handle = i; item.hi = hi[i]!; item.lo = lo[i]!;
+    for (let b = 0; b < 4; b++) tables[b]!.lookupInsert(item, DEFAULT_VERIFY_POLICY, out);
+  }
+  const tl = Number(process.hrtime.bigint() - t0) / 1e9;
+  // reference: a JS Map keyed by the 64-bit value (exact lookup-insert only)
+  const m = new Map<number, number>();
+  const t1 = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) { const k = hi[i]! * 4294967296 + lo[i]!; if (!m.has(k)) m.set(k, i); }
+  const tm = Number(process.hrtime.bigint() - t1) / 1e9;
+  f.lookup_insert_per_s = Math.round(N / tl);
+  f.map_exact_insert_per_s = Math.round(N / tm);
+  f.lookup_insert_ratio_vs_map = round(tm / tl);
+  f.bytes_per_fingerprint_per_table = round(tables[0]!.bytes / N);
+  f.bytes_per_entry_layout = BYTES_PER_ENTRY;
+  return f;
+}
+
+/** 10 M fingerprints held in one table while the GC observer records the longest pause. */
+async function gcHold(): Promise<Figures> {
+  const N = Number(process.env.DEDUP_BENCH_HOLD ?? 10_000_000);
+  let maxPause = 0;
+  const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) maxPause = Math.max(maxPause, e.duration); });
+  obs.observe({ entryTypes: ['gc'] });
+  const table = new ShardTable({ blockIndex: 0, partitions: 1, windowMs: 72 * 3600_000, initialCapacity: N });
+  const r = rng(11);
+  const sk = new Uint8Array(24);
+  const item = { handle: 0, hi: 0, lo: 0, publishedAt: Date.UTC(2024, 0, 1), sketch: sk, hasText: true };
+  let garbage: unknown[] = [];
+  for (let i = 0; i < N; i++) {
+    item.handle = i; item.hi = (r() * 2 ** 32) >>> 0; item.lo = (r() * 2 ** 32) >>> 0;
+    table.add(item);
+    // churn: short-lived message objects as a shard worker would see them
+    if ((i & 63) === 0) garbage.push({ i, s: String(i) });
+    if (garbage.length > 10_000) garbage = [];
+  }
+  for (let k = 0; k < 20; k++) garbage = Array.from({ length: 50_000 }, (_, i) => ({ i }));
+  await new Promise((r2) => setTimeout(r2, 100));
+  obs.disconnect();
+  return { hold_fingerprints: N, hold_table_bytes: table.bytes, hold_max_gc_pause_ms: round(maxPause), hold_entries: table.size + garbage.length * 0 };
+}
+
+function round(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}
+
+export async function run(): Promise<Figures> {
+  const quiet = loadavg()[0]! < 0.5;
+  const base: Figures = { measured_at: new Date().toISOString(), quiet };
+  if (!existsSync(resolve(dataDir, 'bbc-news/bbc_news_dev.jsonl')) || !existsSync(resolve(dataDir, 'reuters-21578/reuters21578.jsonl'))) {
+    console.error(`dedup bench: data not found under ${dataDir} (set NEWSAGG_DATA); quality figures skipped`);
+    return { ...base, skipped: 'data missing' };
+  }
+  const docs = buildStream();
+  const copies = docs.filter((d) => d.copy).length;
+  const q = await quality(docs);
+  const s = speed(docs);
+  const g = process.env.DEDUP_BENCH_HOLD === '0' ? {} : await gcHold();
+  return { ...base, articles: docs.length, copies, ...q, ...s, ...g };
+}

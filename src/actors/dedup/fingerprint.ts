@@ -1,0 +1,70 @@
+import { normalizeText, normalizeTitle } from './normalize.js';
+import { shingleHashes, tokenHashes } from './shingles.js';
+import { accumulate, finish, simhashHex } from './simhash.js';
+import { minhashSketch } from './sketch.js';
+
+/** What the dedup index needs of one article: the SimHash halves and the verification sketch. */
+export interface Fingerprint {
+  hi: number;
+  lo: number;
+  /** b-bit min-hash sketch of the shingles (null for empty text) */
+  sketch: Uint8Array | null;
+  /** whether body text (not just title + snippet) went into it: verification is stricter without */
+  hasText: boolean;
+}
+
+export interface FingerprintOptions {
+  /** words per SimHash feature: single words survive a substituted word far better than shingles */
+  simhashShingle: number;
+  /** words per sketch shingle: longer shingles tell formulaic look-alikes apart */
+  sketchShingle: number;
+  /** how much more a headline feature counts than a body feature (headlines survive syndication) */
+  titleWeight: number;
+  /** tokens read from the body at most (long texts: the lead decides) */
+  maxTokens: number;
+}
+
+export const DEFAULT_FINGERPRINT_OPTIONS: FingerprintOptions = { simhashShingle: 1, sketchShingle: 3, titleWeight: 8, maxTokens: 2000 };
+
+// scratch buffers reused across calls: fingerprinting is hot and single-threaded per worker
+let titleTok = new Uint32Array(128);
+let bodyTok = new Uint32Array(4096);
+let feats = new Uint32Array(4096);
+let all = new Uint32Array(4096);
+
+/**
+ * The fingerprint of an article from its headline, snippet and (transient, optional) body text.
+ * The body replaces the snippet when present, since a snippet is the body's first lines.
+ */
+export function fingerprint(
+  title: string,
+  snippet: string | null | undefined,
+  text?: string | null,
+  options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS,
+): Fingerprint {
+  const hasText = !!text && text.trim().length > 0;
+  const body = normalizeText((hasText ? text : snippet) ?? '');
+  const head = normalizeTitle(title ?? '');
+  const cap = options.maxTokens + 128;
+  if (bodyTok.length < cap) {
+    bodyTok = new Uint32Array(cap);
+    feats = new Uint32Array(cap);
+    all = new Uint32Array(cap);
+  }
+  const nt = tokenHashes(head, titleTok);
+  const nb = tokenHashes(body, bodyTok.subarray(0, options.maxTokens));
+  const acc = new Int32Array(64);
+  let n = shingleHashes(titleTok, nt, options.simhashShingle, feats);
+  accumulate(acc, feats, n, options.titleWeight);
+  n = shingleHashes(bodyTok, nb, options.simhashShingle, feats);
+  accumulate(acc, feats, n, 1);
+  const { hi, lo } = finish(acc);
+  const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
+  const m = shingleHashes(bodyTok, nb, options.sketchShingle, all.subarray(ns));
+  return { hi, lo, sketch: minhashSketch(all, ns + m), hasText };
+}
+
+/** Convenience for output: the fingerprint's 16-hex-digit SimHash. */
+export function fingerprintHex(fp: Fingerprint): string {
+  return simhashHex(fp.hi, fp.lo);
+}

@@ -1,0 +1,102 @@
+import { decodeHTML } from 'entities';
+
+/**
+ * Text normalisation for fingerprints: two copies of one wire story must normalise to (nearly)
+ * the same text although syndication dressed them differently. Order matters: markup and
+ * entities first (they hide the noise patterns), then the noise, which is recognised by case
+ * and punctuation, then folding.
+ */
+
+const BLOCK_TAG = /<\/?(?:p|br|div|li|ul|ol|h[1-6]|blockquote|section|article|tr|table|figure|figcaption|hr)\b[^>]*>/gi;
+const DROP_ELEMENT = /<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+const ANY_TAG = /<\/?[a-zA-Z][^<>]*>|<!--[\s\S]*?-->/g;
+const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]+);?/i;
+
+/** Strip markup and decode entities, repeating for double-escaped feeds (`&amp;lt;b&amp;gt;`). */
+export function stripHtml(input: string): string {
+  let s = input;
+  for (let round = 0; round < 3; round++) {
+    const before = s;
+    s = s.replace(DROP_ELEMENT, ' ').replace(BLOCK_TAG, '\n').replace(ANY_TAG, ' ');
+    if (ENTITY.test(s)) s = decodeHTML(s);
+    if (s === before) break;
+  }
+  return s;
+}
+
+const QUOTES: [RegExp, string][] = [
+  [/[\u2018\u2019\u201A\u201B\u2032\u0060\u00B4]/g, "'"],
+  [/[\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB]/g, '"'],
+  [/[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g, '-'],
+  [/\u2026/g, '...'],
+  [/[\u00A0\u2000-\u200B\u202F\u205F\u3000\uFEFF]/g, ' '],
+];
+
+/** NFKC, quotes/dashes/spaces folded to ASCII, lower case, whitespace collapsed. */
+export function fold(s: string): string {
+  let out = s.normalize('NFKC');
+  for (const [re, to] of QUOTES) out = out.replace(re, to);
+  return out.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+const AGENCIES = 'Reuters|AP|AFP|Bloomberg|dpa|DPA|UPI|IANS|PTI|ANI|Xinhua|Kyodo|Yonhap|ANSA|EFE|CNN|BBC|TASS|Interfax|AAP|CP|PA|KUNA|WAM|SPA|Bernama|Antara';
+/** `LONDON (Reuters) -`, `NEW YORK, March 3 (AP) —`, 1987 Reuters `SALVADOR, Feb 26 -` */
+const DATELINE = new RegExp(
+  String.raw`^\s*(?:[A-Z][A-Za-z.'’/-]*(?:[ ,]+[A-Z][A-Za-z.'’/-]*){0,4})?(?:,\s*[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:,\s*\d{4})?)?\s*(?:\((?:${AGENCIES})(?:\s*[A-Za-z]+)?\)|\b(?:${AGENCIES})\b)\s*[-\u2013\u2014]+\s+`,
+);
+const CAPS_DATELINE = /^\s*[A-Z][A-Z.'/ -]{1,40}(?:,\s*[A-Z][a-z]{2,8}\.?\s+\d{1,2})?\s*[-\u2013\u2014]+\s+/;
+const BYLINE_LINE = /^\s*(?:by|written by|reporting by|from)\s+[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|and|&|de|van|von|der|al))*[,.]?(?:\s*[,|-]\s*[\w .'’-]{0,60})?\s*$/i;
+const FOOTER_LINE = new RegExp(
+  [
+    String.raw`^\s*(?:copyright|\(c\)|©)`,
+    String.raw`all rights reserved`,
+    String.raw`this (?:story|article) (?:was|has been|is) (?:auto-?generated|automatically generated|published from|generated from)`,
+    String.raw`^\s*\(?(?:reporting|writing|editing|additional reporting|compiled) by\b`,
+    String.raw`^\s*our standards:`,
+    String.raw`may not be (?:published|reproduced|broadcast|rewritten|redistributed)`,
+    String.raw`^\s*(?:read more|related|click here|sign up|follow us|share this)\b.{0,80}$`,
+  ].join('|'),
+  'i',
+);
+const TITLE_PREFIX = /^\s*(?:(?:UPDATE|WRAPUP|REFILE|CORRECTED|RPT|CORRECTION|EXCLUSIVE|BREAKING|ANALYSIS|FACTBOX|INSIGHT|UPDATED|WATCH|VIDEO|LIVE|OPINION|PHOTOS|REFILE-UPDATE)(?:\s*\d+)?\s*[-:|\u2013\u2014]+\s*)+/i;
+const TITLE_SUFFIX = /\s+[|\u2013\u2014-]\s+[^|\u2013\u2014-]{1,40}$/;
+const TITLE_SUFFIX_PIPE = /\s*\|\s*[^|]{1,60}$/;
+
+/** Removes syndication noise lines (bylines, footers) and a leading dateline from a body. */
+export function removeBodyNoise(text: string): string {
+  const lines = text.split(/\n+/);
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    if (FOOTER_LINE.test(line) || BYLINE_LINE.test(line)) continue;
+    kept.push(line);
+  }
+  let body = kept.join('\n');
+  // footers that arrive glued to the last paragraph (no line break) are cut at their start
+  body = body.replace(/\s*(?:©|\(c\)|copyright\s+(?:©\s*)?\d{4}).{0,200}$/i, '');
+  body = body.replace(/\s*this (?:story|article) (?:was|has been) (?:auto-?generated|automatically generated|published from)[\s\S]{0,300}$/i, '');
+  body = body.replace(/\s*\((?:reporting|writing|editing|additional reporting) by [^)]{0,200}\)\s*$/i, '');
+  return body.replace(DATELINE, '').replace(CAPS_DATELINE, '');
+}
+
+/** Removes `UPDATE 2-` style prefixes and `| Outlet` / `- Outlet` suffixes from a headline. */
+export function removeTitleNoise(title: string): string {
+  let t = title.replace(TITLE_PREFIX, '');
+  if (TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');
+  else if (TITLE_SUFFIX.test(t) && t.replace(TITLE_SUFFIX, '').length >= 25) t = t.replace(TITLE_SUFFIX, '');
+  return t;
+}
+
+/** A headline ready for fingerprinting. */
+export function normalizeTitle(title: string): string {
+  return fold(removeTitleNoise(collapseSpaces(stripHtml(title))));
+}
+
+/** A snippet or body ready for fingerprinting. */
+export function normalizeText(text: string): string {
+  return fold(removeBodyNoise(stripHtml(text).replace(/\r\n?/g, '\n')));
+}
+
+function collapseSpaces(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,270 @@
+import { SKETCH_BINS as SKETCH_BINS_EXPORTED } from './sketch.js';
+import { verifyCandidate, type VerifyPolicy } from './verify.js';
+
+/**
+ * One dedup shard's table: the fingerprints whose block `blockIndex` falls in this partition,
+ * in typed arrays only (no per-entry objects, nothing for the GC to trace).
+ *
+ * Layout, chosen for memory locality: a lookup must compare every entry sharing its 16-bit
+ * block, so those entries should sit side by side. The table is a sorted *base* (entries
+ * grouped by block value, CSR style: `offsets[h]..offsets[h+1]`) plus a small *delta* of recent
+ * inserts chained per block. When the delta reaches an eighth of the base, both are merged by a
+ * counting sort (O(n), amortised a few ns per insert); the merge also drops expired entries.
+ * Records are 4 uint32 (hi, lo, time<<2|flags, handle) = 16 bytes, four to a cache line, plus
+ * the 24-byte sketch: 40 bytes per entry in the base, 44 in the delta.
+ */
+// a module-local copy: imported bindings can cost a getter call per access under some loaders
+const SKETCH_BINS: number = SKETCH_BINS_EXPORTED;
+const SKETCH_WORDS = SKETCH_BINS >>> 2;
+export const BYTES_PER_ENTRY = 16 + SKETCH_BINS;
+
+const F_SKETCH = 1;
+const F_TEXT = 2;
+const MIN_DELTA = 8192;
+
+/** A fingerprint as the tables see it; `handle` is the article's numeric handle. */
+export interface TableItem {
+  handle: number;
+  hi: number;
+  lo: number;
+  /** ms since epoch */
+  publishedAt: number;
+  sketch?: Uint8Array | null;
+  hasText?: boolean;
+}
+
+export interface TableOptions {
+  blockIndex: number;
+  partitions: number;
+  windowMs: number;
+  /** delta entries to allocate up front (at most the first merge threshold) */
+  initialCapacity?: number;
+}
+
+/** Result slots written by `lookupInsert`: best verified earlier entry's handle, or -1. */
+export interface MatchOut {
+  candidate: number;
+  distance: number;
+}
+
+export class ShardTable {
+  readonly blockIndex: number;
+  readonly partitions: number;
+  /** window in minutes (entry times are whole minutes) */
+  readonly windowMin: number;
+  private readonly nHeads: number;
+  // sorted base
+  private offsets: Uint32Array;
+  private base: Uint32Array;
+  private baseSketch: Uint8Array;
+  private baseCount = 0;
+  // delta: chained per block, newest first
+  private heads: Int32Array;
+  private delta: Uint32Array;
+  private deltaNext: Int32Array;
+  private deltaSketch: Uint8Array;
+  private deltaCount = 0;
+
+  constructor(opts: TableOptions) {
+    this.blockIndex = opts.blockIndex;
+    this.partitions = opts.partitions;
+    this.windowMin = Math.max(0, Math.floor(opts.windowMs / 60_000));
+    this.nHeads = Math.ceil(65536 / opts.partitions);
+    this.offsets = new Uint32Array(this.nHeads + 1);
+    this.base = new Uint32Array(0);
+    this.baseSketch = new Uint8Array(0);
+    this.heads = new Int32Array(this.nHeads).fill(-1);
+    const cap = Math.max(1024, Math.min(opts.initialCapacity ?? 0, MIN_DELTA));
+    this.delta = new Uint32Array(cap * 4);
+    this.deltaNext = new Int32Array(cap);
+    this.deltaSketch = new Uint8Array(cap * SKETCH_BINS);
+  }
+
+  /** entries held (expired ones count until the next merge) */
+  get size(): number {
+    return this.baseCount + this.deltaCount;
+  }
+
+  /** bytes of typed-array memory held, spare capacity included */
+  get bytes(): number {
+    return this.offsets.byteLength + this.base.byteLength + this.baseSketch.byteLength + this.heads.byteLength +
+      this.delta.byteLength + this.deltaNext.byteLength + this.deltaSketch.byteLength;
+  }
+
+  private headOf(hi: number, lo: number): number {
+    let b: number;
+    switch (this.blockIndex) {
+      case 0: b = hi >>> 16; break;
+      case 1: b = hi & 0xffff; break;
+      case 2: b = lo >>> 16; break;
+      default: b = lo & 0xffff;
+    }
+    return (b / this.partitions) | 0;
+  }
+
+  /**
+   * Finds the closest verified entry of the same block within the window (written to `out`),
+   * then inserts the item. Both in one call, so within a shard nothing can slip between them.
+   */
+  lookupInsert(it: TableItem, policy: VerifyPolicy, out: MatchOut): void {
+    const h = this.headOf(it.hi, it.lo);
+    const t = toMin(it.publishedAt);
+    const hi = it.hi;
+    const lo = it.lo;
+    const win = this.windowMin;
+    const sk = it.sketch ?? null;
+    const text = !!it.hasText;
+    const limit = sk ? policy.maxDistance : policy.maxDistanceBare;
+    let best = -1;
+    let bestD = limit + 1;
+    let bestT = 0;
+    const base = this.base;
+    for (let e = this.offsets[h]!, end = this.offsets[h + 1]!; e < end; e++) {
+      const r = e << 2;
+      const d = popcount32((hi ^ base[r]!) >>> 0) + popcount32((lo ^ base[r + 1]!) >>> 0);
+      if (d > bestD) continue;
+      const tf = base[r + 2]!;
+      const te = tf >>> 2;
+      if (te + win < t || t + win < te || (d === bestD && te >= bestT)) continue;
+      if (!verifyCandidate(d, sk, 0, text, tf & F_SKETCH ? this.baseSketch : null, e * SKETCH_BINS, (tf & F_TEXT) !== 0, policy)) continue;
+      best = base[r + 3]!;
+      bestD = d;
+      bestT = te;
+    }
+    const delta = this.delta;
+    for (let e = this.heads[h]!; e !== -1; e = this.deltaNext[e]!) {
+      const r = e << 2;
+      const d = popcount32((hi ^ delta[r]!) >>> 0) + popcount32((lo ^ delta[r + 1]!) >>> 0);
+      if (d > bestD) continue;
+      const tf = delta[r + 2]!;
+      const te = tf >>> 2;
+      if (te + win < t || t + win < te || (d === bestD && te >= bestT)) continue;
+      if (!verifyCandidate(d, sk, 0, text, tf & F_SKETCH ? this.deltaSketch : null, e * SKETCH_BINS, (tf & F_TEXT) !== 0, policy)) continue;
+      best = delta[r + 3]!;
+      bestD = d;
+      bestT = te;
+    }
+    out.candidate = best;
+    out.distance = best === -1 ? -1 : bestD;
+    this.insert(it, h, t);
+  }
+
+  /** Inserts without lookup (rebuild from stored fingerprints). */
+  add(it: TableItem): void {
+    this.insert(it, this.headOf(it.hi, it.lo), toMin(it.publishedAt));
+  }
+
+  private insert(it: TableItem, h: number, t: number): void {
+    if (this.deltaCount >= Math.max(MIN_DELTA, this.baseCount >> 3)) this.merge(-1);
+    const e = this.deltaCount++;
+    if (e * 4 >= this.delta.length) this.growDelta();
+    const r = e << 2;
+    let f = it.hasText ? F_TEXT : 0;
+    const sk = it.sketch;
+    if (sk && sk.length >= SKETCH_BINS) {
+      f |= F_SKETCH;
+      const o = e * SKETCH_BINS;
+      for (let i = 0; i < SKETCH_BINS; i++) this.deltaSketch[o + i] = sk[i]!;
+    }
+    this.delta[r] = it.hi;
+    this.delta[r + 1] = it.lo;
+    this.delta[r + 2] = ((t << 2) | f) >>> 0;
+    this.delta[r + 3] = it.handle;
+    this.deltaNext[e] = this.heads[h]!;
+    this.heads[h] = e;
+  }
+
+  /** Drops every entry older than `nowMs - window`; returns how many went. */
+  expire(nowMs: number): number {
+    const before = this.size;
+    this.merge(toMin(nowMs) - this.windowMin);
+    return before - this.size;
+  }
+
+  /**
+   * Counting sort of base + delta into a new base, keeping entries with time >= `cutoff`.
+   * Reads are sequential (base in order, delta in insertion order), so a merge of a million
+   * entries costs milliseconds. Within a block the old base entries stay first, then the delta's
+   * oldest to newest.
+   */
+  private merge(cutoff: number): void {
+    const H = this.nHeads;
+    const base = this.base;
+    const delta = this.delta;
+    const offsets = this.offsets;
+    const starts = new Uint32Array(H + 1);
+    for (let h = 0; h < H; h++) {
+      let c = 0;
+      for (let e = offsets[h]!, end = offsets[h + 1]!; e < end; e++) if (base[(e << 2) + 2]! >>> 2 >= cutoff) c++;
+      starts[h + 1] = c;
+    }
+    const deltaHead = new Uint32Array(this.deltaCount);
+    for (let e = 0; e < this.deltaCount; e++) {
+      const r = e << 2;
+      const h = this.headOf(delta[r]!, delta[r + 1]!);
+      deltaHead[e] = h;
+      if (delta[r + 2]! >>> 2 >= cutoff) starts[h + 1]!++;
+    }
+    for (let h = 0; h < H; h++) starts[h + 1] += starts[h]!;
+    const n = starts[H]!;
+    const nb = new Uint32Array(n * 4);
+    const ns = new Uint8Array(n * SKETCH_BINS);
+    const w = starts.slice(0, H);
+    // sketch stores are whole multiples of 4 bytes: copy them as uint32 words
+    const nsw = new Uint32Array(ns.buffer);
+    const bsw = new Uint32Array(this.baseSketch.buffer, 0, this.baseSketch.length >>> 2);
+    const dsw = new Uint32Array(this.deltaSketch.buffer, 0, this.deltaSketch.length >>> 2);
+    for (let h = 0; h < H; h++) {
+      for (let e = offsets[h]!, end = offsets[h + 1]!; e < end; e++) {
+        if (base[(e << 2) + 2]! >>> 2 >= cutoff) copyEntry(base, bsw, e, nb, nsw, w[h]!++);
+      }
+    }
+    for (let e = 0; e < this.deltaCount; e++) {
+      if (delta[(e << 2) + 2]! >>> 2 >= cutoff) copyEntry(delta, dsw, e, nb, nsw, w[deltaHead[e]!]!++);
+    }
+    this.offsets = starts;
+    this.base = nb;
+    this.baseSketch = ns;
+    this.baseCount = n;
+    this.heads.fill(-1);
+    this.deltaCount = 0;
+  }
+
+  private growDelta(): void {
+    const cap = Math.ceil(this.deltaNext.length * 1.5);
+    const d = new Uint32Array(cap * 4);
+    d.set(this.delta);
+    this.delta = d;
+    const nx = new Int32Array(cap);
+    nx.set(this.deltaNext);
+    this.deltaNext = nx;
+    const s = new Uint8Array(cap * SKETCH_BINS);
+    s.set(this.deltaSketch);
+    this.deltaSketch = s;
+  }
+}
+
+/** Copies record and sketch `e` of one store to slot `w` of another, word by word. */
+function copyEntry(rec: Uint32Array, sk: Uint32Array, e: number, toRec: Uint32Array, toSk: Uint32Array, w: number): void {
+  const r = e << 2;
+  const q = w << 2;
+  toRec[q] = rec[r]!;
+  toRec[q + 1] = rec[r + 1]!;
+  toRec[q + 2] = rec[r + 2]!;
+  toRec[q + 3] = rec[r + 3]!;
+  const a = e * SKETCH_WORDS;
+  const b = w * SKETCH_WORDS;
+  for (let i = 0; i < SKETCH_WORDS; i++) toSk[b + i] = sk[a + i]!;
+}
+
+/** Number of set bits in a uint32 (local copy: this loop is the hottest in the index). */
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** minutes since epoch, clamped to what fits beside the two flag bits */
+function toMin(ms: number): number {
+  return ms <= 0 ? 0 : Math.min(0x3fffffff, Math.floor(ms / 60_000));
+}

@@ -1,0 +1,55 @@
+/**
+ * Word tokens and shingles as 32-bit hashes, computed straight from char codes: no substrings,
+ * no regex per token, so a snippet costs a few microseconds. Input is normalised text
+ * (`normalize.ts`): lower case, ASCII punctuation.
+ */
+
+/** murmur3's 32-bit finaliser: a cheap, well-mixing bijection */
+export function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function isWordChar(c: number): boolean {
+  // a-z, 0-9, and everything from Latin-1 letters up except the general punctuation block
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 0xc0 && (c < 0x2000 || c > 0x206f) && c !== 0xd7 && c !== 0xf7);
+}
+
+/** FNV-1a hashes of the word tokens of `text`, appended to `out` from `n`; returns the new length. */
+export function tokenHashes(text: string, out: Uint32Array, n = 0): number {
+  let h = 0x811c9dc5;
+  let inWord = false;
+  const len = text.length;
+  for (let i = 0; i < len && n < out.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isWordChar(c)) {
+      h = Math.imul(h ^ c, 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      out[n++] = h >>> 0;
+      h = 0x811c9dc5;
+      inWord = false;
+    }
+  }
+  if (inWord && n < out.length) out[n++] = h >>> 0;
+  return n;
+}
+
+/**
+ * Shingle hashes of `size` consecutive tokens (unigrams when fewer tokens than `size`).
+ * Writes into `out` and returns the count.
+ */
+export function shingleHashes(tokens: Uint32Array, count: number, size: number, out: Uint32Array): number {
+  if (count < size) size = Math.max(1, count);
+  let n = 0;
+  for (let i = 0; i + size <= count && n < out.length; i++) {
+    let h = 0x2545f491 ^ size;
+    for (let j = 0; j < size; j++) h = fmix32((h ^ tokens[i + j]!) + Math.imul(j + 1, 0x9e3779b9));
+    out[n++] = h;
+  }
+  return n;
+}
