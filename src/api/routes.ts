@@ -1,0 +1,49 @@
+import { openApiDocument } from './openapi.js';
+import { RateLimiter } from './rate-limit.js';
+import { registerAdminRoutes } from './routes/admin.js';
+import { registerArticleRoutes } from './routes/articles.js';
+import { bearerToken, jsonCached, type ApiDeps } from './routes/common.js';
+import { registerFeedRoutes } from './routes/feed.js';
+import { registerRedirectRoutes } from './routes/redirect.js';
+import { registerSearchRoutes } from './routes/search.js';
+import { registerStoryRoutes } from './routes/stories.js';
+import { registerThumbRoutes } from './routes/thumbs.js';
+import { registerWebRoutes } from './routes/web.js';
+import { errorReply, type Handler, type Reply, type Request, type Router } from './server.js';
+
+export type { ApiDeps } from './routes/common.js';
+
+/**
+ * Registers the public API (DESIGN §6) on the node's router: feed, articles, stories, search,
+ * click redirect, thumbnails, the OpenAPI document, the web UI, and, when an admin token is set,
+ * the admin routes. Every route passes the per-client token bucket first (a known API token has
+ * its own bucket, everyone else is limited per IP: an unknown token must not buy a fresh bucket).
+ * `/healthz`, `/readyz` and `/metrics` are added by health.ts.
+ */
+export function registerApiRoutes(router: Router, deps: ApiDeps): void {
+  const limiter = new RateLimiter(deps.rateLimit.rps, deps.rateLimit.burst, deps.now ?? Date.now);
+  const known = new Set<string>([...(deps.apiTokens ?? []), ...(deps.adminToken ? [deps.adminToken] : [])]);
+  const clientOf = (req: Request): string => {
+    const t = known.size > 0 ? bearerToken(req) : null;
+    return t !== null && known.has(t) ? `t:${t}` : `ip:${req.ip}`;
+  };
+  const wrap =
+    (h: Handler): Handler =>
+    (req): Reply | Promise<Reply> => {
+      const waitMs = limiter.take(clientOf(req));
+      if (waitMs > 0) {
+        return errorReply(429, 'rate_limited', 'too many requests; slow down', { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))), 'cache-control': 'no-store' });
+      }
+      return h(req);
+    };
+
+  registerFeedRoutes(router, deps, wrap);
+  registerArticleRoutes(router, deps, wrap);
+  registerStoryRoutes(router, deps, wrap);
+  registerSearchRoutes(router, deps, wrap);
+  registerRedirectRoutes(router, deps, wrap);
+  registerThumbRoutes(router, deps.dataDir, wrap);
+  registerAdminRoutes(router, deps, wrap);
+  router.get('/v1/openapi.json', wrap((req) => jsonCached(req, openApiDocument, 'public, max-age=300')));
+  registerWebRoutes(router, wrap);
+}

@@ -1,0 +1,111 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ArticleRow } from '../../actors/store/articles.js';
+import type { Cache } from '../../runtime/cache.js';
+import type { Logger } from '../../runtime/log.js';
+import type { Sql } from '../../runtime/sql.js';
+import type { CursorCodec } from '../cursor.js';
+import type { FeedService } from '../feed.js';
+import { etagOf } from '../hot-cache.js';
+import type { Reply, Request } from '../server.js';
+
+/** What the API routes need from the node. */
+export interface ApiDeps {
+  sql: Sql;
+  cache: Cache;
+  feed: FeedService;
+  codec: CursorCodec;
+  /** bearer token for admin routes; absent/null = admin routes are not registered at all */
+  adminToken?: string | null;
+  /** per client (known API token, else IP); rps 0 turns limiting off */
+  rateLimit: { rps: number; burst: number };
+  /** the node's data dir: thumbnails are read from `<dataDir>/thumbs` */
+  dataDir: string;
+  now?: () => number;
+  log?: Logger;
+  /** tokens that get their own rate-limit bucket (the admin token always does) */
+  apiTokens?: readonly string[];
+  /** salt for hashing click readers; random per process when absent */
+  readerSalt?: string;
+  /** told after admin routes add or remove publishers, so schedulers need not poll the table */
+  onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+/** Feed pages: a CDN may serve a page for 10 s and a stale one while it refetches. */
+export const FEED_CACHE = 'public, max-age=10, stale-while-revalidate=30';
+/** Stories, articles and search change more slowly than a client re-asks. */
+export const DETAIL_CACHE = 'public, max-age=30, stale-while-revalidate=60';
+export const NO_STORE = 'no-store';
+
+/** True when `If-None-Match` names `etag` (a list, weak validators and `*` included). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+/** A cacheable reply with a pre-rendered body: 304 when the client already has it. */
+export function cachedReply(req: Request, body: string, etag: string, cacheControl: string, type = JSON_TYPE): Reply {
+  if (etagMatches(req.headers['if-none-match'], etag)) return { status: 304, headers: { etag, 'cache-control': cacheControl } };
+  return { status: 200, headers: { 'content-type': type, etag, 'cache-control': cacheControl }, body };
+}
+
+/** JSON body with an ETag derived from it. */
+export function jsonCached(req: Request, data: unknown, cacheControl: string): Reply {
+  const body = JSON.stringify(data);
+  return cachedReply(req, body, etagOf(body), cacheControl);
+}
+
+/** The public view of a stored article: no url hash, simhash or internal fields. */
+export interface PublicArticle {
+  id: string;
+  story_id: string | null;
+  title: string;
+  summary: string | null;
+  thumbnail_url: string | null;
+  publisher_id: string;
+  publisher_name: string;
+  published_at: string;
+  source_url: string;
+  /** the tracked link: records the click, then redirects to source_url */
+  click_url: string;
+  category: string | null;
+  region: string | null;
+  language: string | null;
+  duplicate_of: string | null;
+}
+
+export function publicArticle(a: ArticleRow & { publisher_name: string }): PublicArticle {
+  return {
+    id: a.id,
+    story_id: a.story_id,
+    title: a.title,
+    summary: a.snippet,
+    thumbnail_url: a.thumbnail_url,
+    publisher_id: a.publisher_id,
+    publisher_name: a.publisher_name,
+    published_at: a.published_at,
+    source_url: a.url,
+    click_url: `/r/${encodeURIComponent(a.id)}`,
+    category: a.category,
+    region: a.region,
+    language: a.language,
+    duplicate_of: a.duplicate_of,
+  };
+}
+
+/** Constant-time comparison of a presented secret with the expected one. */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(req: Request): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1]! : null;
+}

@@ -1,0 +1,32 @@
+import { InvalidCursorError } from '../cursor.js';
+import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
+import { HttpError, type Handler, type Router } from '../server.js';
+import { FEED_CACHE, cachedReply, type ApiDeps } from './common.js';
+
+/** Maps a cursor the codec rejected to the public 400; anything else passes through. */
+export function cursorErrorToHttp(err: unknown): never {
+  if (err instanceof InvalidCursorError) throw new HttpError(400, 'invalid_cursor', err.userMessage, { cause: err });
+  throw err;
+}
+
+/**
+ * `GET /v1/feed?region=&category=&cursor=&limit=`: the pre-rendered page from FeedService's hot
+ * cache, so a popular first page is one map lookup plus the write; ETag and a short public
+ * Cache-Control let a CDN absorb anonymous traffic, and `If-None-Match` answers 304.
+ */
+export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
+  router.get(
+    '/v1/feed',
+    wrap(async (req) => {
+      const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit']);
+      const q = {
+        region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
+        category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
+        cursor: parseCursor(p.get('cursor')),
+        limit: parseLimit(p.get('limit'), 20, 1, 50),
+      };
+      const page = await deps.feed.render(q).catch(cursorErrorToHttp);
+      return cachedReply(req, page.body, page.etag, FEED_CACHE);
+    }),
+  );
+}

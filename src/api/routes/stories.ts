@@ -1,0 +1,37 @@
+import { storyArticles } from '../../actors/store/articles.js';
+import { getStories } from '../../actors/store/stories.js';
+import { parseId, readQuery } from '../params.js';
+import { HttpError, type Handler, type Router } from '../server.js';
+import { DETAIL_CACHE, jsonCached, publicArticle, type ApiDeps } from './common.js';
+
+/** More articles than this in one story are cut (newest kept); article_count still says how many. */
+const MAX_ARTICLES = 500;
+
+/**
+ * `GET /v1/stories/:id`: Full Coverage, i.e. the story, every article of it (newest first) and
+ * every publisher covering it with how many of its articles are in the story.
+ */
+export function registerStoryRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
+  router.get(
+    '/v1/stories/:id',
+    wrap(async (req) => {
+      readQuery(req.query, []);
+      const id = parseId(req.params.id);
+      const [story] = await getStories(deps.sql, [id]);
+      if (!story) throw new HttpError(404, 'not_found', 'no such story');
+      const rows = await storyArticles(deps.sql, id, MAX_ARTICLES);
+      const pubs = new Map<string, { id: string; name: string; article_count: number }>();
+      for (const a of rows) {
+        const p = pubs.get(a.publisher_id);
+        if (p) p.article_count++;
+        else pubs.set(a.publisher_id, { id: a.publisher_id, name: a.publisher_name, article_count: 1 });
+      }
+      const { entities: _e, score: _s, ...rest } = story;
+      return jsonCached(
+        req,
+        { story: rest, articles: rows.map(publicArticle), publishers: [...pubs.values()].sort((a, b) => b.article_count - a.article_count || a.name.localeCompare(b.name)) },
+        DETAIL_CACHE,
+      );
+    }),
+  );
+}
