@@ -8,6 +8,8 @@ const ACTIVE_MS = 36 * HOUR;
 /** wire stories older than this are no longer picked up by outlets */
 const WIRE_FRESH_MS = 8 * HOUR;
 const CATEGORY_WEIGHTS = [25, 12, 15, 12, 6, 8, 14, 8];
+/** running events considered per pick: the most recent ones, so a pick costs O(1) at any scale */
+const CANDIDATES = 200;
 
 /** A wire agency's story; outlets syndicate it with edits. */
 export interface WireStory {
@@ -28,7 +30,8 @@ export interface WireStory {
 export class Newsroom {
   readonly events = new Map<string, SimEvent>();
   readonly wires = new Map<string, WireStory>();
-  private active: SimEvent[] = [];
+  /** running events per category, oldest first */
+  private readonly active = new Map<Section, SimEvent[]>();
   private recentWires: WireStory[] = [];
   private eventSeq = 0;
   private wireSeq = 0;
@@ -51,13 +54,20 @@ export class Newsroom {
 
   private add(ev: SimEvent): void {
     this.events.set(ev.id, ev);
-    this.active.push(ev);
+    const list = this.active.get(ev.category);
+    if (list) list.push(ev);
+    else this.active.set(ev.category, [ev]);
+  }
+
+  private running(category: Section, at: number): SimEvent[] {
+    const list = this.active.get(category) ?? [];
+    let stale = 0;
+    while (stale < list.length && (list[stale] as SimEvent).createdAt < at - ACTIVE_MS) stale++;
+    if (stale > 0) list.splice(0, stale);
+    return list;
   }
 
   private prune(at: number): void {
-    if (this.active.length > 0 && (this.active[0] as SimEvent).createdAt < at - ACTIVE_MS) {
-      this.active = this.active.filter((e) => e.createdAt >= at - ACTIVE_MS);
-    }
     if (this.recentWires.length > 0 && (this.recentWires[0] as WireStory).createdAt < at - WIRE_FRESH_MS) {
       this.recentWires = this.recentWires.filter((w) => w.createdAt >= at - WIRE_FRESH_MS);
     }
@@ -65,9 +75,10 @@ export class Newsroom {
 
   /** An event of `category` to cover at `at`: a fresh one, or a running one weighted to recent and breaking. */
   eventFor(category: Section, at: number): SimEvent {
-    this.prune(at);
-    const candidates = this.active.filter((e) => e.category === category && e.createdAt <= at);
-    if (candidates.length < 3 || this.rng.chance(0.2)) return this.openEvent(at, { category });
+    const running = this.running(category, at);
+    const candidates = running.slice(-CANDIDATES).filter((e) => e.createdAt <= at);
+    // new events get rarer as more are running, so the event count saturates at high item rates
+    if (candidates.length < 3 || this.rng.chance((0.25 * 40) / (40 + running.length))) return this.openEvent(at, { category });
     const weights = candidates.map((e) => Math.exp(-(at - e.createdAt) / (6 * HOUR)) * (e.breaking ? 8 : 1));
     return candidates[this.rng.weighted(weights)] as SimEvent;
   }
@@ -101,7 +112,6 @@ export class Newsroom {
 
   /** Events still drawing coverage at `at`. */
   activeEvents(at: number): SimEvent[] {
-    this.prune(at);
-    return this.active.slice();
+    return SECTIONS.flatMap((c) => this.running(c, at).slice());
   }
 }

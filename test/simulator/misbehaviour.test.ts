@@ -1,9 +1,16 @@
 import { XMLValidator } from 'fast-xml-parser';
-import robotsParser from 'robots-parser';
+import robotsParserModule from 'robots-parser';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type PublisherInfo, type Simulator } from '../../src/simulator/index.js';
 import { get, header, T0 } from './helpers.js';
+
+// robots-parser is CommonJS: its callable export sits on `default` under NodeNext typings
+const mod = robotsParserModule as unknown as { default?: unknown };
+const robotsParser = (typeof mod === 'function' ? mod : mod.default) as (url: string, body: string) => {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getSitemaps(): string[];
+};
 
 describe('misbehaving publishers', () => {
   let sim: Simulator;
