@@ -241,7 +241,15 @@ export class RedisCache implements Cache {
         }
       });
       this.subClient = sub;
-      await this.call(() => sub.connect());
+      try {
+        await this.call(() => sub.connect());
+      } catch (err) {
+        // forget the failed connection so the next subscribe tries again
+        sub.disconnect();
+        this.sub = undefined;
+        this.subClient = undefined;
+        throw err;
+      }
       return sub;
     })();
     return this.sub;
