@@ -1,0 +1,91 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { ProcessPipeline, processLines } from '../actors/pipeline/process.js';
+import { describeError } from '../runtime/errors.js';
+
+/**
+ * `newsagg process [--input FILE|-] [--output FILE|-]` (DESIGN §6): raw-article JSON lines in,
+ * one result line per input line out, in input order. A bad line gives `line N: <reason>` on
+ * stderr and `{"line": N, "error": {"code", "message"}}` in the output, and the run goes on.
+ * Exit 0 when every line was processed, 1 when some lines were rejected (or the input could not
+ * be read), 2 on a usage error.
+ */
+
+const USAGE = 'usage: newsagg process [--input FILE|-] [--output FILE|-]';
+
+export interface ProcessIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+const defaultIo = (): ProcessIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+
+function parseArgs(argv: string[]): { input: string; output: string } | string {
+  let input = '-';
+  let output = '-';
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = a.indexOf('=');
+    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    const inline = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : undefined;
+    if (name === '-h' || name === '--help') return '';
+    if (name === '--input' || name === '--output') {
+      const v = inline ?? argv[++i];
+      if (!v) return `${name} needs a file name or -`;
+      if (name === '--input') input = v;
+      else output = v;
+    } else {
+      return `unknown argument ${JSON.stringify(a)}`;
+    }
+  }
+  return { input, output };
+}
+
+async function write(out: Writable, s: string): Promise<void> {
+  if (!out.write(s)) await once(out, 'drain');
+}
+
+export async function main(argv: string[], io: ProcessIo = defaultIo()): Promise<number> {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    if (args === '') {
+      io.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    io.stderr.write(`newsagg process: ${args}\n${USAGE}\n`);
+    return 2;
+  }
+  const input = args.input === '-' ? io.stdin : createReadStream(args.input, 'utf8');
+  const output = args.output === '-' ? io.stdout : createWriteStream(args.output, 'utf8');
+  let failed = 0;
+  try {
+    const pipeline = await ProcessPipeline.create();
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    for await (const r of processLines(pipeline, lines)) {
+      if ('error' in r) {
+        failed++;
+        io.stderr.write(`line ${r.line}: ${r.error.code}: ${r.error.message}\n`);
+      }
+      await write(output, `${JSON.stringify('error' in r ? { line: r.line, error: r.error } : r.output)}\n`);
+    }
+  } catch (err) {
+    io.stderr.write(`newsagg process: ${describeError(err)}\n`);
+    return 1;
+  } finally {
+    if (output !== io.stdout) {
+      output.end();
+      await once(output, 'finish').catch(() => undefined);
+    }
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
