@@ -34,15 +34,23 @@ const ORG_SUFFIX = new Set(
 const NOT_NAMES = new Set(
   ('monday tuesday wednesday thursday friday saturday sunday january february march april may june july august ' +
     'september october november december jan feb mar apr jun jul aug sep sept oct nov dec gmt utc est edt pst pdt bst cet ' +
-    'am pm et pt mr mrs ms dr st update updated video photos photo watch breaking exclusive live report reports').split(' '),
+    'am pm et pt mr mrs ms dr st mt chapter update updated video photos photo watch breaking exclusive live report reports').split(' '),
 );
 
 /** Legal-form suffixes dropped from organisation names ("Herbalife Ltd." -> "Herbalife"). */
 const LEGAL_FORMS = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'ag', 'sa', 'nv', 'gmbh', 'limited', 'incorporated']);
 const CONNECTORS = new Set(['of', 'de', 'da', 'van', 'von', 'der', 'del', 'bin', 'al', 'la', 'le', 'and', '&']);
 
+/** Titles before a name: dropped, and they make the rest a person. */
+const HONORIFICS = new Set(
+  ('president vice prime minister mr mrs ms dr sen senator rep representative gov governor pope king queen prince ' +
+    'princess judge chancellor secretary general sir lady lord ceo chairman coach actor actress singer star').split(' '),
+);
+
 interface Lexicon {
   aliases: Map<string, [string, EntityType]>;
+  /** common given names: a run starting with one is a person */
+  given: Set<string>;
   /** words usually written in lower case: capitalised, they are still not names */
   common: Set<string>;
 }
@@ -64,8 +72,20 @@ function loadLexicon(): Lexicon {
     // No trained casing lexicon: fall back to stopwords only (more false entities, still works).
   }
   for (const w of STOPWORDS) common.add(w);
-  lexicon = { aliases, common };
+  const g = JSON.parse(readFileSync(new URL('../../../config/given-names.json', import.meta.url), 'utf8')) as { names: string[] };
+  lexicon = { aliases, common, given: new Set(g.names) };
   return lexicon;
+}
+
+/** A common word, or an inflection of one ("Spends", "Declared", "Mocking"): not a name word. */
+function isCommon(common: Set<string>, lw: string): boolean {
+  if (common.has(lw)) return true;
+  const n = lw.length;
+  if (n < 4) return false;
+  if (lw.endsWith('s') && (common.has(lw.slice(0, -1)) || (lw.endsWith('es') && common.has(lw.slice(0, -2))))) return true;
+  if (lw.endsWith('ed') && (common.has(lw.slice(0, -1)) || common.has(lw.slice(0, -2)))) return true;
+  if (lw.endsWith('ing') && n > 5 && (common.has(lw.slice(0, -3)) || common.has(lw.slice(0, -3) + 'e'))) return true;
+  return false;
 }
 
 function isUpper(c: number): boolean {
@@ -110,14 +130,17 @@ function scan(seg: string, words: string[], starts: boolean[], breaks: boolean[]
   }
 }
 
-function typeOf(parts: string[]): EntityType {
+function typeOf(parts: string[], given: Set<string>, titled: boolean): EntityType {
   const last = parts[parts.length - 1]!.toLowerCase();
   if (ORG_SUFFIX.has(last)) return 'org';
+  const plain = parts.every((p) => p.length > 1 && p !== p.toUpperCase());
+  if (titled && parts.length <= 3 && plain) return 'person';
   if (parts.length === 1) {
     const p = parts[0]!;
     return p.length >= 2 && p.length <= 5 && p === p.toUpperCase() ? 'org' : 'other';
   }
-  if (parts.length <= 3 && parts.every((p) => p.length > 1 && p !== p.toUpperCase())) return 'person';
+  // "Release Date" and "White House" are capitalised pairs too: only a known given name makes a person
+  if (parts.length <= 3 && plain && given.has(parts[0]!.toLowerCase())) return 'person';
   return 'other';
 }
 
@@ -142,13 +165,15 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
     else found.set(key, { name: p.name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', n: 1 });
   };
   const addName = (parts: string[]): void => {
+    let titled = false;
+    while (parts.length > 1 && HONORIFICS.has(parts[0]!.toLowerCase())) { parts = parts.slice(1); titled = true; }
     let legal = false;
     while (parts.length > 1 && LEGAL_FORMS.has(parts[parts.length - 1]!.toLowerCase())) { parts = parts.slice(0, -1); legal = true; }
     const surface = parts.join(' ');
     const key = surface.toLowerCase();
     const alias = lex.aliases.get(key);
     const name = alias ? alias[0] : surface;
-    const type = alias ? alias[1] : legal ? 'org' : typeOf(parts);
+    const type = alias ? alias[1] : legal ? 'org' : typeOf(parts, lex.given, titled);
     const k = name.toLowerCase();
     const e = found.get(k);
     if (e) e.n++;
@@ -182,7 +207,7 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
       if (NOT_NAMES.has(lw)) return false;
       if (lex.aliases.has(lw) || g.phrases.has(w) || g.firstWords.has(w)) return true;
       if (STOPWORDS.has(lw)) return false;
-      if ((titleCase || shouting || starts[i]) && lex.common.has(lw)) return false;
+      if ((titleCase || shouting || starts[i]) && isCommon(lex.common, lw)) return false;
       return true;
     };
 

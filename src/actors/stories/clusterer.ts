@@ -67,6 +67,22 @@ interface Story extends StoryProfile {
   lead: LeadCandidate & { title: string };
   articleIds: string[];
   posted: number[];
+  /** article counts per person / place key, allocated only when the story names any */
+  personCounts: Map<number, number> | null;
+  placeCounts: Map<number, number> | null;
+  entityCounts: Map<number, number> | null;
+}
+
+/** Count keys into `counts`; returns how many keys reach half of `n` articles. */
+function countKeys(counts: Map<number, number> | null, ids: Int32Array, n: number): [Map<number, number> | null, number] {
+  if (ids.length > 0) {
+    counts ??= new Map();
+    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  if (!counts) return [null, 0];
+  let dominant = 0;
+  for (const c of counts.values()) if (c * 2 >= n) dominant++;
+  return [counts, dominant];
 }
 
 const POSTING_CAP = 512;
@@ -223,7 +239,11 @@ export class StoryClusterer {
       entityIds: f.entityIds, personIds: f.personIds, placeIds: f.placeIds, leadTitleIds: f.titleIds,
       updated: f.time, firstSeen: f.time, category: hints.category ?? null,
       lead: this.candidateOf(a, f, 0), articleIds: [a.id], posted: [],
+      personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
     };
+    [s.entityCounts, s.dominantEntities] = countKeys(null, f.entityIds, 1);
+    [s.personCounts, s.dominantPersons] = countKeys(null, f.personIds, 1);
+    [s.placeCounts, s.dominantPlaces] = countKeys(null, f.placeIds, 1);
     this.slots.push(s);
     this.byId.set(s.id, s);
     this.articleStory.set(a.id, s);
@@ -253,6 +273,9 @@ export class StoryClusterer {
     s.entityIds = mergeIds(s.entityIds, f.entityIds, ENTITY_CAP);
     s.personIds = mergeIds(s.personIds, f.personIds, ENTITY_CAP);
     s.placeIds = mergeIds(s.placeIds, f.placeIds, ENTITY_CAP);
+    [s.personCounts, s.dominantPersons] = countKeys(s.personCounts, f.personIds, s.n);
+    [s.placeCounts, s.dominantPlaces] = countKeys(s.placeCounts, f.placeIds, s.n);
+    [s.entityCounts, s.dominantEntities] = countKeys(s.entityCounts, f.entityIds, s.n);
     if (f.time > s.updated) s.updated = f.time;
     if (f.time < s.firstSeen) s.firstSeen = f.time;
     this.post(s, f.salient);

@@ -10,7 +10,7 @@ export interface ClusterFeatures {
   titleIds: Int32Array;
   /** entity key ids (people also by surname), sorted */
   entityIds: Int32Array;
-  /** person key ids, sorted (a subset of entityIds) */
+  /** person keys: full names and each of their words, sorted */
   personIds: Int32Array;
   /** place key ids, sorted */
   placeIds: Int32Array;
@@ -71,11 +71,10 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     if (e.type === 'person') {
       personIdList.push(id);
       const sp = key.lastIndexOf(' ');
-      if (sp > 0) {
-        const sid = vocab.id('e:' + key.slice(sp + 1));
-        entityIdList.push(sid);
-        personIdList.push(sid);
-      }
+      if (sp > 0) entityIdList.push(vocab.id('e:' + key.slice(sp + 1)));
+      // every name word is a person key: a conflict means no shared name word at all, so a
+      // badly cut name ("Lindsay Lohan Doc") still meets "Lindsay Lohan"
+      if (sp > 0) for (const part of key.split(' ')) personIdList.push(vocab.id('e:' + part));
     }
   }
   for (const p of hints.places ?? []) placeIdList.push(vocab.id('p:' + p));

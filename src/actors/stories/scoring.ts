@@ -18,6 +18,10 @@ export interface StoryProfile {
   entityIds: Int32Array;
   personIds: Int32Array;
   placeIds: Int32Array;
+  /** people / places named by at least half the story's articles: what the story is about */
+  dominantPersons: number;
+  dominantPlaces: number;
+  dominantEntities: number;
   leadTitleIds: Int32Array;
   /** latest and earliest article times */
   updated: number;
@@ -56,8 +60,8 @@ export const HEADLINE_WEIGHTS: ScoreWeights = {
   time: 0.05,
   category: 0.15,
   entityConflict: 0,
-  personConflict: 0.2,
-  placeConflict: 0.1,
+  personConflict: 0.6,
+  placeConflict: 0.6,
   exemplar: 0.9,
   timeScaleMs: 36 * 3_600_000,
   threshold: 0.19,
@@ -74,8 +78,8 @@ export const TEXT_WEIGHTS: ScoreWeights = {
   time: 0.05,
   category: 0,
   entityConflict: 0,
-  personConflict: 0.2,
-  placeConflict: 0.1,
+  personConflict: 0.6,
+  placeConflict: 0.6,
   exemplar: 0.9,
   timeScaleMs: 36 * 3_600_000,
   threshold: 0.34,
@@ -107,9 +111,11 @@ export function scoreStory(a: ClusterFeatures, category: string | null, s: Story
   const dt = a.time < s.firstSeen ? s.firstSeen - a.time : a.time > s.updated ? a.time - s.updated : 0;
   const time = Math.exp(-dt / w.timeScaleMs);
   let conflict = 0;
-  if (ne > 0 && s.entityIds.length > 0 && entities === 0) conflict += w.entityConflict;
-  if (a.personIds.length > 0 && s.personIds.length > 0 && overlap(a.personIds, s.personIds) === 0) conflict += w.personConflict;
-  if (a.placeIds.length > 0 && s.placeIds.length > 0 && overlap(a.placeIds, s.placeIds) === 0) conflict += w.placeConflict;
+  if (ne > 0 && s.dominantEntities > 0 && entities === 0) conflict += w.entityConflict;
+  // A conflict needs a story that is about someone (somewhere): a story whose people vary
+  // (a reality show, a trial) takes a new name without penalty.
+  if (a.personIds.length > 0 && s.dominantPersons > 0 && overlap(a.personIds, s.personIds) === 0) conflict += w.personConflict;
+  if (a.placeIds.length > 0 && s.dominantPlaces > 0 && overlap(a.placeIds, s.placeIds) === 0) conflict += w.placeConflict;
   const cat = category !== null && category === s.category ? 1 : 0;
   const total = w.content * content + w.entities * entities + w.headline * headline + w.time * time + w.category * cat - conflict;
   return { total, content, entities, headline, time, conflict };
