@@ -62,26 +62,34 @@ interface Story extends StoryProfile {
   id: string;
   n: number;
   publishers: string[];
-  catCounts: Uint16Array;
+  catCounts: number[];
   regions: string[];
   lead: LeadCandidate & { title: string };
   articleIds: string[];
   posted: number[];
   /** article counts per person / place key, allocated only when the story names any */
-  personCounts: Map<number, number> | null;
-  placeCounts: Map<number, number> | null;
-  entityCounts: Map<number, number> | null;
+  personCounts: number[] | null;
+  placeCounts: number[] | null;
+  entityCounts: number[] | null;
 }
 
-/** Count keys into `counts`; returns how many keys reach half of `n` articles. */
-function countKeys(counts: Map<number, number> | null, ids: Int32Array, n: number): [Map<number, number> | null, number] {
+/**
+ * Count keys into `counts` (flat [id, count, id, count, ...]: a story names few keys, and a
+ * Map per story would cost more than the story itself); returns how many reach half of `n`.
+ */
+function countKeys(counts: number[] | null, ids: Int32Array, n: number): [number[] | null, number] {
   if (ids.length > 0) {
-    counts ??= new Map();
-    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    counts ??= [];
+    for (const id of ids) {
+      let k = 0;
+      while (k < counts.length && counts[k] !== id) k += 2;
+      if (k < counts.length) counts[k + 1]!++;
+      else if (counts.length < 64) counts.push(id, 1);
+    }
   }
   if (!counts) return [null, 0];
   let dominant = 0;
-  for (const c of counts.values()) if (c * 2 >= n) dominant++;
+  for (let k = 1; k < counts.length; k += 2) if (counts[k]! * 2 >= n) dominant++;
   return [counts, dominant];
 }
 
@@ -229,7 +237,7 @@ export class StoryClusterer {
 
   private open(a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number): AddResult {
     const slot = this.slots.length;
-    const catCounts = new Uint16Array(CATEGORIES.length);
+    const catCounts: number[] = new Array<number>(CATEGORIES.length).fill(0);
     const ci = hints.category ? CATEGORIES.indexOf(hints.category as never) : -1;
     if (ci >= 0) catCounts[ci] = 1;
     const s: Story = {
