@@ -58,10 +58,10 @@ export interface ActorContext {
   readonly log: Logger;
   /** the system clock (injected, so tests can use fake time) */
   now(): number;
-  send(to: Address, msg: Message): void;
-  ask<R = unknown>(to: Address, msg: Message, timeoutMs?: number): Promise<R>;
+  send<M extends Message>(to: Address, msg: M): void;
+  ask<R = unknown, M extends Message = Message>(to: Address, msg: M, timeoutMs?: number): Promise<R>;
   /** a timer is a message to self; a second schedule with the same id replaces the first */
-  schedule(delayMs: number, msg: Message, id?: string): void;
+  schedule<M extends Message>(delayMs: number, msg: M, id?: string): void;
   cancelTimer(id: string): void;
   /** stop this actor after the current message */
   stop(): void;

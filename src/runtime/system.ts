@@ -114,12 +114,12 @@ export class ActorSystem {
   }
 
   /** Fire-and-forget. Throws MailboxFullError when a backpressure mailbox is full. */
-  send(to: Address, msg: Message): void {
+  send<M extends Message>(to: Address, msg: M): void {
     this.dispatch(to, msg, undefined);
   }
 
   /** Like `send`, but waits for room instead of failing when a backpressure mailbox is full. */
-  async offer(to: Address, msg: Message): Promise<void> {
+  async offer<M extends Message>(to: Address, msg: M): Promise<void> {
     for (;;) {
       try {
         this.dispatch(to, msg, undefined);
@@ -136,7 +136,7 @@ export class ActorSystem {
   }
 
   /** Request/reply with a timeout; rejects with the actor's error, AskTimeoutError or ActorUnavailableError. */
-  ask<R = unknown>(to: Address, msg: Message, timeoutMs = this.askTimeoutMs): Promise<R> {
+  ask<R = unknown, M extends Message = Message>(to: Address, msg: M, timeoutMs = this.askTimeoutMs): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       let done = false;
       const timer = this.clock.setTimeout(() => {

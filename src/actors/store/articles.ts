@@ -17,7 +17,7 @@ export interface ArticleRow {
   language: string | null;
   story_id: string | null;
   duplicate_of: string | null;
-  entities: string[];
+  entities: unknown[];
   places: string[];
 }
 
@@ -128,14 +128,34 @@ export async function storyArticles(sql: Sql, storyId: string, limit = 500): Pro
   return rows.map((r) => toArticle(r) as ArticleRow & { publisher_name: string });
 }
 
-/** Exact dedup: which of these url hashes are already stored (and under which article id). */
-export async function existingUrlHashes(sql: Sql, hashes: readonly string[]): Promise<Map<string, string>> {
+/** An already stored article, as exact dedup needs it. */
+export interface StoredIdentity {
+  id: string;
+  published_at: string;
+  story_id: string | null;
+  duplicate_of: string | null;
+}
+
+/** Exact dedup: the stored article (earliest) for each of these url hashes that exists. */
+export async function existingUrlHashes(sql: Sql, hashes: readonly string[]): Promise<Map<string, StoredIdentity>> {
   if (hashes.length === 0) return new Map();
-  const { rows } = await sql.query<{ url_hash: string; id: string }>(
-    'SELECT DISTINCT ON (url_hash) url_hash, id FROM articles WHERE url_hash = ANY($1::text[]) ORDER BY url_hash, published_at',
+  const { rows } = await sql.query<StoredIdentity & { url_hash: string }>(
+    `SELECT DISTINCT ON (url_hash) url_hash, id, published_at::text AS published_at, story_id, duplicate_of
+       FROM articles WHERE url_hash = ANY($1::text[]) ORDER BY url_hash, published_at`,
     [hashes],
   );
-  return new Map(rows.map((r) => [r.url_hash, r.id]));
+  return new Map(rows.map((r) => [r.url_hash, { id: r.id, published_at: r.published_at, story_id: r.story_id, duplicate_of: r.duplicate_of }]));
+}
+
+/** A republished entry (same URL, new guid or headline): refresh its text fields in place. */
+export async function refreshArticles(sql: Sql, rows: readonly { id: string; published_at: string; title: string; snippet: string | null; thumbnail_url: string | null }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql.query(
+    `UPDATE articles a SET title = u.title, snippet = u.snippet, thumbnail_url = COALESCE(u.thumb, a.thumbnail_url)
+       FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[]) AS u(id, published_at, title, snippet, thumb)
+      WHERE a.id = u.id AND a.published_at = u.published_at`,
+    [rows.map((r) => r.id), rows.map((r) => r.published_at), rows.map((r) => r.title), rows.map((r) => clampSnippet(r.snippet)), rows.map((r) => r.thumbnail_url)],
+  );
 }
 
 /** Fingerprints inside the dedup window, oldest first, for rebuilding shard tables. */

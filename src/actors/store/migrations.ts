@@ -156,10 +156,27 @@ CREATE TABLE feed_snapshots (
 CREATE INDEX feed_snapshots_expires_idx ON feed_snapshots (expires_at);
 `;
 
+// The dedup index's durable side: each decided fingerprint with the coordinator's handle, so
+// shard tables and the coordinator rebuild the same index after a restart or a move.
+const fingerprints = `
+CREATE TABLE fingerprints (
+  handle bigint PRIMARY KEY,
+  article_id text NOT NULL,
+  root bigint NOT NULL,
+  hi integer NOT NULL,
+  lo integer NOT NULL,
+  published_at timestamptz NOT NULL,
+  sketch bytea,
+  has_text boolean NOT NULL DEFAULT false
+);
+CREATE INDEX fingerprints_published_idx ON fingerprints (published_at);
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
   { version: 2, name: 'feed snapshots for cursors while the cache is down', sql: feedSnapshots },
+  { version: 3, name: 'dedup fingerprints with coordinator handles', sql: fingerprints },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

@@ -1,0 +1,80 @@
+import type { StoredFingerprint, FingerprintSink } from '../dedup/coordinator.js';
+import type { DedupItem, FingerprintStore } from '../dedup/dedup-shard.js';
+import { block } from '../dedup/simhash.js';
+import type { Sql } from '../../runtime/sql.js';
+
+interface Row {
+  handle: string;
+  article_id: string;
+  root: string;
+  hi: number;
+  lo: number;
+  published_ms: string;
+  sketch: Buffer | null;
+  has_text: boolean;
+}
+
+const SELECT = `SELECT handle::text, article_id, root::text, hi, lo, (extract(epoch FROM published_at) * 1000)::bigint::text AS published_ms, sketch, has_text
+  FROM fingerprints WHERE published_at >= $1`;
+
+function toItem(r: Row): StoredFingerprint {
+  return {
+    handle: Number(r.handle),
+    id: r.article_id,
+    root: Number(r.root),
+    hi: r.hi >>> 0,
+    lo: r.lo >>> 0,
+    publishedAt: Number(r.published_ms),
+    sketch: r.sketch ? new Uint8Array(r.sketch) : null,
+    hasText: r.has_text,
+  };
+}
+
+/**
+ * Fingerprints in PostgreSQL. The coordinator's sink buffers decided fingerprints; the ingest
+ * pipeline flushes them with the batch that produced them, so what is stored is exactly what
+ * was acknowledged. Shards load their partition from here when they (re)start.
+ */
+export class SqlFingerprints implements FingerprintSink, FingerprintStore {
+  private buffer: StoredFingerprint[] = [];
+
+  constructor(private readonly sql: Sql) {}
+
+  append(rec: StoredFingerprint): void {
+    this.buffer.push(rec);
+  }
+
+  /** Write what the coordinator decided since the last flush (through `q`, e.g. the batch's transaction). */
+  async flush(q: Sql = this.sql): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const rows = this.buffer;
+    this.buffer = [];
+    await q.query(
+      `INSERT INTO fingerprints (handle, article_id, root, hi, lo, published_at, sketch, has_text)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::timestamptz[], $7::bytea[], $8::bool[])
+       ON CONFLICT (handle) DO NOTHING`,
+      [
+        rows.map((r) => r.handle), rows.map((r) => r.id), rows.map((r) => r.root), rows.map((r) => r.hi | 0), rows.map((r) => r.lo | 0),
+        rows.map((r) => new Date(r.publishedAt).toISOString()), rows.map((r) => (r.sketch ? Buffer.from(r.sketch) : null)),
+        rows.map((r) => r.hasText ?? false),
+      ],
+    );
+  }
+
+  /** Everything inside the window, for the coordinator's handle bookkeeping. */
+  async loadAll(sinceMs: number): Promise<StoredFingerprint[]> {
+    const { rows } = await this.sql.query<Row>(`${SELECT} ORDER BY handle`, [new Date(sinceMs).toISOString()]);
+    return rows.map(toItem);
+  }
+
+  async load(blockIndex: number, partition: number, partitions: number, sinceMs: number): Promise<DedupItem[]> {
+    const all = await this.loadAll(sinceMs);
+    return all.filter((r) => block(r.hi, r.lo, blockIndex) % partitions === partition);
+  }
+
+  /** Drop fingerprints older than the window (retention). */
+  async prune(beforeMs: number): Promise<number> {
+    const { rowCount } = await this.sql.query('DELETE FROM fingerprints WHERE published_at < $1', [new Date(beforeMs).toISOString()]);
+    return rowCount;
+  }
+}

@@ -1,0 +1,139 @@
+import type { DedupCoordinator } from '../dedup/coordinator.js';
+import type { ClusterHints } from '../stories/features.js';
+import type { AddResult } from '../stories/clusterer.js';
+import type { ArticleInput } from '../enrich/text.js';
+import { existingUrlHashes, getArticles, refreshArticles, upsertArticles, type ArticleRow } from '../store/articles.js';
+import { publishStories } from '../store/feed-cache.js';
+import { toCachedStory, type CachedStory } from '../store/feed-items.js';
+import { upsertStories, type StoryRow } from '../store/stories.js';
+import type { Cache } from '../../runtime/cache.js';
+import { describeError } from '../../runtime/errors.js';
+import { silentLogger, type Logger } from '../../runtime/log.js';
+import type { Metrics } from '../../runtime/metrics.js';
+import type { Sql } from '../../runtime/sql.js';
+import type { SqlFingerprints } from './fingerprints-sql.js';
+import type { SqlStoryStore } from './story-store-sql.js';
+import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
+
+export interface IngestDeps {
+  sql: Sql;
+  cache: Cache;
+  /** the CPU stage (the shared worker pool in a node) */
+  prepare(batch: RawArticle[]): Promise<{ ok: PreparedArticle[]; rejected: RejectedArticle[] }>;
+  dedup: DedupCoordinator;
+  fingerprints: SqlFingerprints;
+  /** the StoryCluster actor (ask add-batch) */
+  cluster(items: { article: ArticleInput; hints: ClusterHints }[]): Promise<AddResult[]>;
+  stories: SqlStoryStore;
+  log?: Logger;
+  metrics?: Metrics;
+  /** told about every story written (live updates, breaking-news detection) */
+  onStories?: (stories: CachedStory[]) => void;
+}
+
+export interface IngestOutcome {
+  stored: number;
+  updated: number;
+  duplicates: number;
+  rejected: number;
+  stories: number;
+}
+
+/**
+ * One ingest batch, stage by stage: prepare (canonical URL, fingerprint, enrichment) → exact
+ * dedup by URL hash (a republished entry refreshes its row) → near-duplicate decisions from the
+ * dedup shards → story clustering → one transaction writing articles, stories and fingerprints
+ * → feed cache and events. Every write is idempotent, so a batch redelivered after a crash
+ * changes nothing the first delivery already stored.
+ */
+export class IngestPipeline {
+  private readonly log: Logger;
+  private readonly counts;
+
+  constructor(private readonly d: IngestDeps) {
+    this.log = d.log ?? silentLogger;
+    this.counts = d.metrics?.counter('newsagg_ingest_articles_total', 'Articles through the ingest pipeline by outcome', ['outcome']);
+  }
+
+  async handle(raw: RawArticle[]): Promise<IngestOutcome> {
+    const { ok, rejected } = await this.d.prepare(raw);
+    for (const r of rejected) this.log.info({ publisher_id: r.publisher, url: r.url, code: r.code }, `article rejected: ${r.message}`);
+
+    // exact dedup against what is stored and within the batch: a known URL refreshes its row
+    const stored = await existingUrlHashes(this.d.sql, [...new Set(ok.map((a) => a.url_hash))]);
+    const firstInBatch = new Map<string, PreparedArticle>();
+    const fresh: PreparedArticle[] = [];
+    const refresh: { a: PreparedArticle; id: string; published_at: string }[] = [];
+    for (const a of ok) {
+      const known = stored.get(a.url_hash) ?? firstInBatch.get(a.url_hash);
+      if (known) refresh.push({ a, id: known.id, published_at: known.published_at });
+      else {
+        firstInBatch.set(a.url_hash, a);
+        fresh.push(a);
+      }
+    }
+
+    // near duplicates, in submission order
+    const decisions = await this.d.dedup.submit(fresh.map((a) => ({ id: a.id, fp: { hi: a.hi, lo: a.lo, sketch: a.sketch, hasText: a.hasText }, publishedAt: Date.parse(a.published_at) })));
+    const dupOf = new Map(decisions.map((x) => [x.id, x.duplicateOf]));
+
+    // stories
+    const results = await this.d.cluster(
+      fresh.map((a) => ({
+        article: {
+          id: a.id, url: a.url, title: a.title, summary: a.snippet, publisher: a.publisher, published_at: a.published_at,
+          language: a.language, duplicate_of: dupOf.get(a.id) ?? null,
+        },
+        hints: { entities: a.entities, places: a.places, category: a.category, region: a.region },
+      })),
+    );
+    const rows: ArticleRow[] = fresh.map((a, i) => ({
+      id: a.id, url: a.url, url_hash: a.url_hash, simhash: a.simhash, title: a.title, snippet: a.snippet, thumbnail_url: a.thumbnail,
+      publisher_id: a.publisher, published_at: a.published_at, category: a.category, region: a.region, language: a.language,
+      story_id: results[i]?.storyId ?? null, duplicate_of: dupOf.get(a.id) ?? null, entities: a.entities, places: a.places,
+    }));
+    const storyRows = this.d.stories.take();
+
+    await this.d.sql.tx(async (q) => {
+      await upsertArticles(q, rows);
+      await refreshArticles(q, refresh.map(({ a, id, published_at }) => ({ id, published_at, title: a.title, snippet: a.snippet, thumbnail_url: a.thumbnail })));
+      await upsertStories(q, storyRows);
+      await this.d.fingerprints.flush(q);
+    });
+
+    const cached = await this.publish(storyRows, rows);
+    const duplicates = rows.filter((r) => r.duplicate_of !== null).length;
+    this.counts?.inc({ outcome: 'stored' }, rows.length);
+    this.counts?.inc({ outcome: 'updated' }, refresh.length);
+    this.counts?.inc({ outcome: 'duplicate' }, duplicates);
+    this.counts?.inc({ outcome: 'rejected' }, rejected.length);
+    if (cached.length) this.d.onStories?.(cached);
+    return { stored: rows.length, updated: refresh.length, duplicates, rejected: rejected.length, stories: storyRows.length };
+  }
+
+  /** Feed cache entries for the written stories; a failing cache only delays them (the API reads SQL). */
+  private async publish(storyRows: StoryRow[], batch: ArticleRow[]): Promise<CachedStory[]> {
+    if (storyRows.length === 0) return [];
+    const inBatch = new Map(batch.map((r) => [r.id, r]));
+    const missing = storyRows.map((s) => s.lead_article_id).filter((id): id is string => !!id && !inBatch.has(id));
+    const older = new Map((await getArticles(this.d.sql, missing)).map((a) => [a.id, a]));
+    const names = new Map<string, string>();
+    for (const a of older.values()) names.set(a.publisher_id, a.publisher_name);
+    const unnamed = [...new Set(batch.map((r) => r.publisher_id))].filter((p) => !names.has(p));
+    if (unnamed.length) {
+      const { rows } = await this.d.sql.query<{ id: string; name: string }>('SELECT id, name FROM publishers WHERE id = ANY($1::text[])', [unnamed]);
+      for (const r of rows) names.set(r.id, r.name);
+    }
+    const cached: CachedStory[] = [];
+    for (const s of storyRows) {
+      const lead = s.lead_article_id ? (older.get(s.lead_article_id) ?? inBatch.get(s.lead_article_id)) : undefined;
+      if (lead) cached.push(toCachedStory(s, { ...lead, publisher_name: names.get(lead.publisher_id) ?? lead.publisher_id }));
+    }
+    try {
+      await publishStories(this.d.cache, cached);
+    } catch (err) {
+      this.log.warn({ err: describeError(err) }, 'feed cache update failed; the API falls back to the database');
+    }
+    return cached;
+  }
+}

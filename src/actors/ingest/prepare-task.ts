@@ -1,0 +1,10 @@
+import { warmUpEnrichment } from '../enrich/enrich.js';
+import { prepareBatch } from './prepare.js';
+import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
+
+/** Shared-pool task module: the CPU stage of ingest for one batch. */
+warmUpEnrichment();
+
+export default function run(task: { items: RawArticle[]; now: number }): { ok: PreparedArticle[]; rejected: RejectedArticle[] } {
+  return prepareBatch(task.items, task.now);
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { canonicalUrl, urlHash } from '../dedup/canonical-url.js';
+import { fingerprint } from '../dedup/fingerprint.js';
+import { simhashHex } from '../dedup/simhash.js';
+import { enrich } from '../enrich/enrich.js';
+import { clampSnippet } from '../store/articles.js';
+import { stripHtml } from '../dedup/normalize.js';
+import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
+
+/**
+ * The CPU stage of ingest, pure and batch-shaped so it runs in the shared worker pool:
+ * canonical URL and its hash (the article id derives from it, so a replayed log or a
+ * re-emitted entry maps to the same row), SimHash, and enrichment. `now` dates articles that
+ * came without a date (never invented from elsewhere).
+ */
+export function prepareBatch(raw: readonly RawArticle[], now: number): { ok: PreparedArticle[]; rejected: RejectedArticle[] } {
+  const ok: PreparedArticle[] = [];
+  const rejected: RejectedArticle[] = [];
+  for (const r of raw) {
+    try {
+      ok.push(prepareOne(r, now));
+    } catch (err) {
+      rejected.push({ url: String(r?.url ?? ''), publisher: String(r?.publisher ?? ''), code: (err as { code?: string }).code ?? 'INGEST_INVALID', message: (err as Error).message });
+    }
+  }
+  return { ok, rejected };
+}
+
+export class InvalidRawArticleError extends Error {
+  readonly code = 'INGEST_INVALID';
+}
+
+function prepareOne(r: RawArticle, now: number): PreparedArticle {
+  if (!r || typeof r.url !== 'string' || typeof r.publisher !== 'string' || !r.publisher) throw new InvalidRawArticleError('article needs url and publisher');
+  const title = stripHtml(String(r.title ?? '')).replace(/\s+/g, ' ').trim().slice(0, 500);
+  if (!title) throw new InvalidRawArticleError(`article ${r.url} has no title`);
+  const canonical = canonicalUrl(r.url, r.canonical_url);
+  const hash = urlHash(canonical);
+  const published = r.published_at && !Number.isNaN(Date.parse(r.published_at)) ? new Date(r.published_at) : new Date(now);
+  // an article dated in the future is dated now: feeds that pre-date items would pin them on top
+  const publishedAt = (published.getTime() > now + 10 * 60_000 ? new Date(now) : published).toISOString();
+  const summary = r.summary ? stripHtml(r.summary) : null;
+  const fp = fingerprint(title, summary, r.text ?? null);
+  const e = enrich({
+    id: hash, url: canonical, title, summary, text: r.text ?? null, publisher: r.publisher, published_at: publishedAt,
+    feed_category: r.feed_category ?? null, publisher_country: r.publisher_country ?? null, language: r.language ?? null,
+  });
+  return {
+    id: articleId(hash),
+    url: r.url,
+    url_hash: hash,
+    title,
+    snippet: clampSnippet(summary),
+    thumbnail: r.thumbnail ?? null,
+    publisher: r.publisher,
+    published_at: publishedAt,
+    hi: fp.hi,
+    lo: fp.lo,
+    sketch: fp.sketch,
+    hasText: fp.hasText,
+    simhash: simhashHex(fp.hi, fp.lo),
+    language: e.language,
+    category: e.category,
+    region: e.region,
+    places: e.places,
+    entities: e.entities,
+    feed_category: r.feed_category ?? null,
+    publisher_country: r.publisher_country ?? null,
+  };
+}
+
+/** Article ids are short, URL-safe and derived from the canonical URL hash. */
+export function articleId(hash: string): string {
+  return createHash('sha256').update(hash).digest('base64url').slice(0, 16);
+}

@@ -1,0 +1,113 @@
+import { DedupCoordinator } from '../dedup/coordinator.js';
+import { shardKey, type DedupShardMessage, type DedupShardReply } from '../dedup/dedup-shard.js';
+import type { AddResult } from '../stories/clusterer.js';
+import { storyClusterBehaviour, type StoryClusterMsg } from '../stories/story-cluster.js';
+import type { CachedStory } from '../store/feed-items.js';
+import type { Cache } from '../../runtime/cache.js';
+import { silentLogger, type Logger } from '../../runtime/log.js';
+import type { Metrics } from '../../runtime/metrics.js';
+import { siblingModule } from '../../runtime/module-url.js';
+import type { Sql } from '../../runtime/sql.js';
+import type { ActorSystem } from '../../runtime/system.js';
+import type { TaskPool } from '../../runtime/task-pool.js';
+import { WorkerGroup } from '../../runtime/worker-group.js';
+import { MemoryWorkQueue, type WorkQueue } from '../../runtime/work-queue.js';
+import { SqlFingerprints } from './fingerprints-sql.js';
+import { IngestPipeline } from './pipeline.js';
+import { prepareBatch } from './prepare.js';
+import { SqlStoryStore } from './story-store-sql.js';
+import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
+
+export interface IngestServiceOptions {
+  system: ActorSystem;
+  sql: Sql;
+  /** what worker threads connect to (PostgreSQL URL, or the embedded database's loopback URL) */
+  databaseUrl: string | null;
+  cache: Cache;
+  /** the shared CPU pool; null runs the CPU stage on this thread (tests, tiny nodes) */
+  pool: TaskPool | null;
+  /** dedup shards per block table */
+  partitions?: number;
+  dedupWindowMs?: number;
+  activeWindowMs?: number;
+  maxBatch?: number;
+  queue?: WorkQueue<RawArticle>;
+  log?: Logger;
+  metrics?: Metrics;
+  now?: () => number;
+  onStories?: (stories: CachedStory[]) => void;
+}
+
+export interface IngestService {
+  /** append raw articles to the ingest log (waits when it is full) */
+  ingest(articles: readonly RawArticle[]): Promise<void>;
+  /** resolves once everything appended so far is stored */
+  drain(): Promise<void>;
+  readonly pending: number;
+  stop(): Promise<void>;
+}
+
+export const STORY_CLUSTER = 'story-cluster/0';
+
+/**
+ * Wires the ingest path of a node: the ingest log, the CPU stage on the shared pool, the dedup
+ * shards in their own worker (rebuilt from stored fingerprints), the StoryCluster actor
+ * (replaying its window from stored articles) and the pipeline that writes each batch.
+ */
+export async function startIngest(o: IngestServiceOptions): Promise<IngestService> {
+  const log = o.log ?? silentLogger;
+  const now = o.now ?? Date.now;
+  const partitions = o.partitions ?? 4;
+  const dedupWindowMs = o.dedupWindowMs ?? 72 * 3_600_000;
+  const fingerprints = new SqlFingerprints(o.sql);
+
+  const group = new WorkerGroup({
+    name: 'dedup',
+    kinds: { dedup: siblingModule(import.meta.url, './dedup-shard-worker.js').filename },
+    workerData: { databaseUrl: o.databaseUrl, partitions, windowMs: dedupWindowMs },
+    log,
+  });
+  o.system.hostInWorkers(group);
+  const dedup = new DedupCoordinator(
+    { ask: (i, p, msg: DedupShardMessage) => o.system.ask<DedupShardReply>(`dedup/${shardKey(i, p)}`, msg, 60_000) },
+    partitions,
+    fingerprints,
+  );
+  dedup.restore(await fingerprints.loadAll(now() - dedupWindowMs));
+
+  const stories = new SqlStoryStore(o.sql);
+  o.system.register(storyClusterBehaviour({ store: stories, clusterer: { windowMs: o.activeWindowMs ?? 48 * 3_600_000 } }));
+
+  const prepareUrl = siblingModule(import.meta.url, './prepare-task.js').filename;
+  const prepare = o.pool
+    ? (items: RawArticle[]) => o.pool!.run<{ items: RawArticle[]; now: number }, { ok: PreparedArticle[]; rejected: RejectedArticle[] }>(prepareUrl, { items, now: now() })
+    : async (items: RawArticle[]) => prepareBatch(items, now());
+
+  const pipeline = new IngestPipeline({
+    sql: o.sql,
+    cache: o.cache,
+    prepare,
+    dedup,
+    fingerprints,
+    cluster: (items) => o.system.ask<AddResult[]>(STORY_CLUSTER, { type: 'add-batch', items } as StoryClusterMsg, 120_000),
+    stories,
+    log,
+    ...(o.metrics ? { metrics: o.metrics } : {}),
+    ...(o.onStories ? { onStories: o.onStories } : {}),
+  });
+  const queue = o.queue ?? new MemoryWorkQueue<RawArticle>({ maxBatch: o.maxBatch ?? 500, lingerMs: 10, log });
+  queue.consume(async (batch) => {
+    const r = await pipeline.handle(batch);
+    log.debug(r, 'ingest batch stored');
+  });
+  return {
+    ingest: (articles) => queue.append(articles),
+    drain: () => queue.drain(),
+    get pending() {
+      return queue.pending;
+    },
+    async stop() {
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngest, type IngestService } from '../../src/actors/ingest/service.js';
+import type { RawArticle } from '../../src/actors/ingest/types.js';
+import { addPublishers } from '../../src/actors/store/publishers.js';
+import { MemoryCache } from '../../src/runtime/cache-memory.js';
+import { ActorSystem } from '../../src/runtime/system.js';
+import { scratchPostgres, type TestDb } from '../helpers/db.js';
+
+// real time: the dedup shards in their worker read the real clock for their window
+const NOW = Date.now();
+const at = (min: number) => new Date(NOW - 6 * 3_600_000 + min * 60_000).toISOString();
+
+const quakeText =
+  'A magnitude 7.1 earthquake struck off the coast of northern Chile on Tuesday, shaking buildings in Antofagasta and ' +
+  'prompting a brief tsunami warning, officials from the national emergency office said. There were no immediate reports ' +
+  'of deaths. Residents of coastal towns moved to higher ground as sirens sounded along the shore.';
+
+function wire(id: string, publisher: string, min: number, title: string, summary = quakeText): RawArticle {
+  return { id, url: `https://${publisher}.example/news/${id}?utm_source=x`, title, summary, publisher, published_at: at(min), publisher_country: 'US' };
+}
+
+const batch1: RawArticle[] = [
+  wire('w1', 'wire', 0, 'Strong earthquake strikes northern Chile, tsunami warning issued'),
+  wire('c1', 'daily', 5, 'Strong earthquake strikes northern Chile, tsunami warning issued | The Daily'),
+  wire('c2', 'herald', 7, 'UPDATE 1-Strong earthquake strikes northern Chile, tsunami warning issued', `ANTOFAGASTA (Wire) - ${quakeText}`),
+  {
+    id: 'j1', url: 'https://tokyo.example/a/j1', title: 'Earthquake rattles Tokyo as Japan reports minor damage',
+    summary: 'A magnitude 5.8 earthquake shook Tokyo on Friday, halting trains briefly; Japan Meteorological Agency issued no tsunami warning.',
+    publisher: 'tokyo', published_at: at(30), publisher_country: 'JP',
+  },
+  {
+    id: 's1', url: 'https://sport.example/s1', title: 'Arsenal beat Chelsea 2-1 in the London derby',
+    summary: 'Arsenal came from behind to beat Chelsea 2-1 at the Emirates Stadium in the Premier League on Sunday.',
+    publisher: 'sport', published_at: at(40), publisher_country: 'GB',
+  },
+];
+
+describe('ingest pipeline (PostgreSQL, dedup shards in a worker)', () => {
+  let db: TestDb;
+  const cache = new MemoryCache();
+  let system: ActorSystem;
+  let ingest: IngestService;
+
+  beforeAll(async () => {
+    db = await scratchPostgres();
+    await addPublishers(db.sql, ['wire', 'daily', 'herald', 'tokyo', 'sport', 'late'].map((p) => ({ id: p, name: `The ${p}`, feed_url: `https://${p}.example/feed` })));
+    system = new ActorSystem();
+    ingest = await startIngest({ system, sql: db.sql, databaseUrl: db.url, cache, pool: null, partitions: 2, now: () => NOW });
+  }, 60_000);
+  afterAll(async () => {
+    await ingest?.stop();
+    await system?.shutdown();
+    await db?.cleanup();
+  });
+
+  async function rows() {
+    const { rows } = await db.sql.query<{ id: string; url: string; duplicate_of: string | null; story_id: string; category: string; title: string }>(
+      'SELECT id, url, duplicate_of, story_id, category, title FROM articles ORDER BY published_at',
+    );
+    return rows;
+  }
+
+  it('stores articles with wire copies pointing at their original and sharing its story', async () => {
+    await ingest.ingest(batch1);
+    await ingest.drain();
+    const r = await rows();
+    expect(r).toHaveLength(5);
+    const byUrl = (id: string) => r.find((x) => x.url.includes(`/${id}`))!;
+    const w1 = byUrl('w1');
+    expect(w1.duplicate_of).toBeNull();
+    expect(byUrl('c1').duplicate_of).toBe(w1.id);
+    expect(byUrl('c2').duplicate_of).toBe(w1.id);
+    expect(byUrl('c1').story_id).toBe(w1.story_id);
+    expect(byUrl('j1').story_id).not.toBe(w1.story_id);
+    expect(byUrl('s1').story_id).not.toBe(w1.story_id);
+    expect(byUrl('s1').category).toBe('sports');
+    const story = await db.sql.query<{ article_count: number; publisher_count: number }>('SELECT article_count, publisher_count FROM stories WHERE id = $1', [w1.story_id]);
+    expect(story.rows[0]).toMatchObject({ article_count: 3, publisher_count: 3 });
+    const feed = await cache.zrevrangebyscore('feed:global:top', Infinity, -Infinity);
+    expect(feed.map((f) => f.member)).toContain(w1.story_id);
+  });
+
+  it('is idempotent: a redelivered batch or a republished URL adds nothing', async () => {
+    await ingest.ingest(batch1);
+    await ingest.ingest([{ ...batch1[0]!, id: 'new-guid', title: 'Strong earthquake strikes northern Chile (corrected)' }]);
+    await ingest.drain();
+    const r = await rows();
+    expect(r).toHaveLength(5);
+    expect(r.find((x) => x.url.includes('/w1'))!.title).toBe('Strong earthquake strikes northern Chile (corrected)');
+  });
+
+  it('after a restart, rebuilds dedup shards and stories from storage', async () => {
+    await ingest.stop();
+    await system.shutdown();
+    system = new ActorSystem();
+    ingest = await startIngest({ system, sql: db.sql, databaseUrl: db.url, cache, pool: null, partitions: 2, now: () => NOW });
+    await ingest.ingest([wire('late1', 'late', 90, 'Strong earthquake strikes northern Chile, tsunami warning issued - Late Edition')]);
+    await ingest.drain();
+    const r = await rows();
+    const w1 = r.find((x) => x.url.includes('/w1'))!;
+    const late = r.find((x) => x.url.includes('/late1'))!;
+    expect(late.duplicate_of).toBe(w1.id);
+    expect(late.story_id).toBe(w1.story_id);
+  });
+
+  it('rejects bad raw articles with a reason and keeps the rest', async () => {
+    await ingest.ingest([
+      { url: 'javascript:alert(1)', title: 'x', publisher: 'late', published_at: at(1) },
+      { url: 'https://late.example/ok', title: '', publisher: 'late', published_at: at(1) },
+      { url: 'https://late.example/fine', title: 'Parliament passes budget after long debate', publisher: 'late', published_at: 'not a date' },
+    ]);
+    await ingest.drain();
+    const r = await rows();
+    expect(r.map((x) => x.url)).toContain('https://late.example/fine');
+    expect(r.map((x) => x.url)).not.toContain('https://late.example/ok');
+  });
+});
