@@ -68,7 +68,7 @@ describe('PublisherActor against a local feed server', () => {
     const f = server.add('b');
     server.publish('b', 3, n.clock.now());
     n.send('b', { type: 'configure', url: server.url('b', 'b.sim.test') });
-    await n.run(5 * MIN);
+    await n.run(20 * MIN);
     expect(n.emitted).toHaveLength(3);
     f.mode = 'error';
     const gaps: number[] = [];
@@ -101,12 +101,12 @@ describe('PublisherActor against a local feed server', () => {
     const rl = server.add('l', { mode: 'rate-limit', retryAfterS: 4 * 3600 });
     n.send('t', { type: 'configure', url: server.url('t', 't.sim.test') });
     n.send('l', { type: 'configure', url: server.url('l', 'l.sim.test') });
-    await n.run(2 * MIN);
+    await n.run(16 * MIN);
     const t = await n.status('t');
     expect(t.intervalMs).toBeGreaterThanOrEqual(90 * MIN);
     const l = await n.status('l');
     expect(l.lastError).toMatch(/^FETCH_RATE_LIMITED/);
-    expect(l.nextPollAt - n.clock.now()).toBeGreaterThan(3.9 * HOUR);
+    expect(l.nextPollAt - n.clock.now()).toBeGreaterThan(3.7 * HOUR); // polled within the first 16 min, told to wait 4 h
     await n.run(3 * HOUR);
     expect(rl.requests).toBe(1);
   });
@@ -128,7 +128,7 @@ describe('PublisherActor against a local feed server', () => {
     const items = server.publish('d', 2, n.clock.now());
     n.emitDown.value = true;
     n.send('d', { type: 'configure', url: server.url('d', 'd.sim.test') });
-    await n.run(2 * MIN);
+    await n.run(16 * MIN);
     expect(n.emitted).toHaveLength(0);
     expect((await n.status('d')).lastError).toMatch(/^EMIT_FAILED/);
     n.emitDown.value = false;
@@ -169,7 +169,7 @@ describe('PublisherActor against a local feed server', () => {
     const f = server.add('x');
     server.publish('x', 1, n.clock.now());
     n.send('x', { type: 'configure', url: server.url('x', 'x.sim.test') });
-    await n.run(5 * MIN);
+    await n.run(16 * MIN);
     const base = f.requests;
     expect((await n.status('x')).intervalMs).toBeGreaterThanOrEqual(15 * MIN);
     n.send('x', { type: 'accelerate', intervalMs: 2 * MIN, until: n.clock.now() + 30 * MIN });
@@ -187,9 +187,10 @@ describe('PublisherActor against a local feed server', () => {
     server.add('new');
     server.publish('new', 1, n.clock.now());
     n.send('c', { type: 'configure', url: server.url('old', 'c.sim.test') });
-    await n.run(MIN);
+    await n.run(HOUR); // an empty feed drops to the slowest tier
+    expect((await n.status('c')).tier).toBe(3);
     n.send('c', { type: 'configure', url: server.url('new', 'c.sim.test') });
-    await n.run(30 * MIN);
+    await n.run(16 * MIN); // a new URL starts afresh: polled within the tier-1 interval
     expect(server.feeds.get('new')!.requests).toBeGreaterThan(0);
     expect(n.emitted).toHaveLength(1);
   });

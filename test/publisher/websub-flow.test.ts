@@ -107,7 +107,7 @@ async function subscribed(id: string, feed: string): Promise<string> {
   server.add(feed, { hub: `http://127.0.0.1:${server.port}/hub`, self: `https://example.test/self/${feed}` });
   server.publish(feed, 2, n.clock.now());
   n.send(id, { type: 'configure', url: server.url(feed) });
-  await n.run(2 * MIN);
+  await n.run(16 * MIN);
   const topic = `https://example.test/self/${feed}`;
   await until(() => hub.subs.has(topic));
   await until(async () => (await n.status(id)).websub?.status === 'active');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ActorContext, Behaviour } from '../../runtime/actor.js';
 import { FeedUnparseableError, UnexpectedStatusError, failureOf } from './errors.js';
 import { freshEntries, markSeen } from './entries.js';
-import { accelerate, beginPoll, DEFAULT_POLICY, jittered, onPollFailure, onPollSuccess, onPushed, type PolicyConfig } from './policy.js';
+import { accelerate, beginPoll, DEFAULT_POLICY, initialPolicyState, jittered, onPollFailure, onPollSuccess, onPushed, type PolicyConfig } from './policy.js';
 import { fromStored, newPublisher, statusOf, toStored, type LivePublisher, type PublisherConfig, type PublisherStatus, type PublisherStore } from './state.js';
 import type { EmitFn, FetchFn, HubPostFn, ParsedFeed, ParseFn } from './types.js';
 import { handlePush, handleRenew, handleRequested, handleVerify, maybeSubscribe, scheduleRenewal, type WebSubDeps } from './websub-handlers.js';
@@ -152,7 +152,8 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
           const fresh = !p.url;
           if (fresh) Object.assign(p, newPublisher(p.id, msg, deps.now(), deps.random, cfg));
           else {
-            if (msg.url && msg.url !== p.url) Object.assign(p, { url: msg.url, etag: null, lastModified: null });
+            // a new URL is a new feed to the policy (the seen ring stays: a moved feed must not re-emit)
+            if (msg.url && msg.url !== p.url) Object.assign(p, initialPolicyState(deps.now(), deps.random, undefined, cfg), { url: msg.url, etag: null, lastModified: null });
             if (msg.name !== undefined) p.name = msg.name;
             if (msg.category !== undefined) p.category = msg.category;
             if (msg.country !== undefined) p.country = msg.country;

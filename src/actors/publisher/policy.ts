@@ -105,10 +105,10 @@ export type Random = () => number;
 
 /**
  * A fresh publisher: tier 1 until its rate is known; the first poll comes within `spreadMs`
- * (default: a minute, or the tier-1 interval if shorter), so a bulk import is no stampede.
+ * (default: the tier-1 interval), so importing 50,000 feeds at once is no stampede.
  */
 export function initialPolicyState(now: number, random: Random, spreadMs?: number, cfg = DEFAULT_POLICY): PolicyState {
-  const spread = spreadMs ?? Math.min(MIN, cfg.tierIntervalsMs[1]);
+  const spread = spreadMs ?? cfg.tierIntervalsMs[1];
   return {
     tier: 1,
     intervalMs: cfg.tierIntervalsMs[1],
