@@ -49,6 +49,10 @@ export interface SimulatorOptions {
   wires?: number;
   /** simulated history before the start (default 12 h) */
   backfillMs?: number;
+  /** multiplies every publisher's publishing rate (default 1) */
+  rateScale?: number;
+  /** keep ground truth for every item (default true; turn off for very large, long runs) */
+  truth?: boolean;
   /** items per feed (default 20) */
   feedSize?: number;
   /** publish due items on a real-time timer every this many ms (default 1000 with the real clock, off with an injected one) */
@@ -97,11 +101,11 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function info(base: string, s: PublisherSpec, websub: boolean): PublisherInfo {
+function info(base: string, s: PublisherSpec, websub: boolean, rate: number): PublisherInfo {
   return {
     id: s.id, name: s.name, feed_url: feedUrl(base, s), site_url: siteUrl(base, s.id), country: s.city.country,
     section: s.section, format: s.format, behaviour: s.behaviour, kind: s.kind,
-    items_per_hour: s.kind === 'wire' ? 10 : Math.round(s.itemsPerHour * 100) / 100,
+    items_per_hour: Math.round(rate * 100) / 100,
     hub_url: websub && s.format !== 'sitemap' ? hubUrl(base) : null,
     ttl_minutes: s.ttlMinutes, max_age_seconds: s.maxAgeSeconds,
   };
@@ -126,7 +130,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     ? new WebSubHub({ url: hubUrl(base), now: () => world.now(), content: (topic) => sim?.topicContent(topic) ?? null })
     : null;
   const world: World = new World(specs, {
-    seed, now: clock, backfillMs: opts.backfillMs,
+    seed, now: clock, backfillMs: opts.backfillMs, rateScale: opts.rateScale, keepTruth: opts.truth,
     onChanged: (changed) => {
       if (!hub || !sim) return;
       for (const p of changed) {
@@ -163,7 +167,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   return {
     url: base,
     port: addr.port,
-    publishers: specs.map((s) => info(base, s, websub)),
+    publishers: specs.map((s) => info(base, s, websub, world.rateOf(s))),
     hub,
     now: () => world.now(),
     tick: (ms) => toTruth(world.tick(ms)),

@@ -9,7 +9,7 @@ const ACTIVE_MS = 36 * HOUR;
 const WIRE_FRESH_MS = 8 * HOUR;
 const CATEGORY_WEIGHTS = [25, 12, 15, 12, 6, 8, 14, 8];
 /** running events considered per pick: the most recent ones, so a pick costs O(1) at any scale */
-const CANDIDATES = 200;
+const CANDIDATES = 60;
 
 /** A wire agency's story; outlets syndicate it with edits. */
 export interface WireStory {

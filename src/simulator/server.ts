@@ -95,10 +95,10 @@ export class SimServer {
     if (method !== 'GET' && method !== 'HEAD') return this.send(res, 405, 'text/plain', 'method not allowed', { Allow: 'GET, HEAD' });
     if (path === '/robots.txt') return this.send(res, 200, 'text/plain; charset=utf-8', renderRobots(this.d.ctx.base, this.d.specs));
     if (path === '/opml.xml') {
-      return this.send(res, 200, 'text/x-opml; charset=utf-8', renderOpml(this.d.ctx.base, this.d.specs, this.d.opmlTitle, this.d.world.now()));
+      return this.page(req, res, 'text/x-opml; charset=utf-8', renderOpml(this.d.ctx.base, this.d.specs, this.d.opmlTitle, this.d.world.now()));
     }
     if (path === '/_sim/stats.json') return this.send(res, 200, 'application/json', JSON.stringify(this.d.stats.snapshot()));
-    if (path === '/_sim/truth.json') return this.send(res, 200, 'application/json', this.d.truthJson());
+    if (path === '/_sim/truth.json') return this.page(req, res, 'application/json', this.d.truthJson());
     const img = IMG_RE.exec(path);
     if (img) return this.send(res, 200, 'image/png', thumbnailPng(`${img[1]}-${img[2]}`), { 'Cache-Control': 'public, max-age=86400' });
     const site = SITE_RE.exec(path);
@@ -108,7 +108,7 @@ export class SimServer {
     this.d.stats.siteRequest(pub.spec.id);
     if (pub.spec.behaviour === 'robotsDisallow') this.d.stats.robotsViolation(pub.spec.id);
     if (rest === FEED_FILE[pub.spec.format]) return this.feedRequest(req, res, pub);
-    if (rest === '') return this.send(res, 200, 'text/html; charset=utf-8', renderHome(this.d.ctx, pub));
+    if (rest === '') return this.page(req, res, 'text/html; charset=utf-8', renderHome(this.d.ctx, pub));
     const loop = /^loop\/(\d)$/.exec(rest);
     if (loop && pub.spec.behaviour === 'redirectLoop') {
       const next = loop[1] === '1' ? 'loop/2' : FEED_FILE[pub.spec.format];
@@ -117,7 +117,7 @@ export class SimServer {
     const art = ARTICLE_RE.exec(rest);
     if (art) {
       const item = pub.items.find((i) => i.seq === Number(art[1]));
-      if (item) return this.send(res, 200, 'text/html; charset=utf-8', renderArticle(this.d.ctx, pub, item));
+      if (item) return this.page(req, res, 'text/html; charset=utf-8', renderArticle(this.d.ctx, pub, item));
       return this.send(res, 404, 'text/html', '<!doctype html><title>Not found</title><p>This article is no longer available.</p>');
     }
     return this.send(res, 404, 'text/plain', 'not found');
@@ -199,6 +199,12 @@ export class SimServer {
       const r = hub.handle(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
       this.send(res, r.status, 'text/plain', r.body);
     });
+  }
+
+  /** A 200 text page, gzipped when the client asks (pages are rendered per request, so not cached). */
+  private page(req: IncomingMessage, res: ServerResponse, type: string, text: string): void {
+    if (text.length < 512 || !acceptsGzip(req.headers)) return this.send(res, 200, type, text, { Vary: 'Accept-Encoding' });
+    this.send(res, 200, type, gzipSync(text), { Vary: 'Accept-Encoding', 'Content-Encoding': 'gzip' });
   }
 
   private redirect(res: ServerResponse, location: string): void {

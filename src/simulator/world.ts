@@ -4,7 +4,7 @@ import type { SimEvent } from './events.js';
 import type { Section } from './lexicon.js';
 import { Newsroom, type WireStory } from './newsroom.js';
 import { hashString, Rng } from './prng.js';
-import { syndicate, writeOriginal, writeWire, type Edits, type Story } from './writer.js';
+import { originalTitle, syndicate, writeOriginal, writeWire, type Edits, type Story } from './writer.js';
 
 const HOUR = 3_600_000;
 
@@ -43,6 +43,10 @@ export interface WorldOptions {
   now: () => number;
   /** simulated history generated before the start, so feeds are not empty (default 12 h) */
   backfillMs?: number;
+  /** multiplies every publisher's rate (default 1) */
+  rateScale?: number;
+  /** keep every item for `allItems()` (default true; off for huge catalogues) */
+  keepTruth?: boolean;
   /** items kept per publisher (feeds show the newest 20; pages of older ones answer 404) */
   keep?: number;
   onChanged?: (changed: PublisherState[]) => void;
@@ -96,8 +100,9 @@ export class World {
     this.advance();
   }
 
-  private rateOf(spec: PublisherSpec): number {
-    return spec.kind === 'wire' ? 10 : spec.itemsPerHour;
+  /** items per simulated hour */
+  rateOf(spec: PublisherSpec): number {
+    return (spec.kind === 'wire' ? 10 : spec.itemsPerHour) * (this.opts.rateScale ?? 1);
   }
 
   /** Simulated now. */
@@ -228,13 +233,16 @@ export class World {
       guid, seq, publisherId: spec.id, eventId: event.id, wireId: wire?.id ?? null, role, publishedAt: at,
       category: event.category, thumbnail: pub.rng.chance(spec.thumbnailShare),
     };
-    const { story, edits } = this.write(base, spec);
-    const item: SimItem = { ...base, title: story.title, slug: slugify(story.title), edits };
+    // own articles need only their headline now; copies need the full text to know their edits
+    const { title, edits } = role === 'original'
+      ? { title: originalTitle(event, guid), edits: null }
+      : (({ story, edits: e }) => ({ title: story.title, edits: e }))(this.write(base, spec));
+    const item: SimItem = { ...base, title, slug: slugify(title), edits };
     pub.items.unshift(item);
     if (pub.items.length > this.keep) pub.items.length = this.keep;
     pub.version++;
     pub.lastModified = Math.max(pub.lastModified, at);
-    this.truthLog.push(item);
+    if (this.opts.keepTruth !== false) this.truthLog.push(item);
     this.published++;
     return item;
   }
@@ -247,9 +255,22 @@ export class World {
     const ev = this.newsroom.events.get(item.eventId) as SimEvent;
     if (item.role === 'original') return { story: writeOriginal(ev, item.guid), edits: null };
     const w = this.newsroom.wires.get(item.wireId as string) as WireStory;
-    const original = writeWire(ev, this.newsroom.agencyFor(w), w.id);
+    const original = this.wireText(w, ev);
     if (item.role === 'wire') return { story: original, edits: null };
     return syndicate(original, spec.name, item.guid);
+  }
+
+  /** Wire texts are re-used by every copy: keep the recent ones (a small, bounded cache). */
+  private readonly wireCache = new Map<string, Story>();
+
+  private wireText(w: WireStory, ev: SimEvent): Story {
+    let story = this.wireCache.get(w.id);
+    if (!story) {
+      story = writeWire(ev, this.newsroom.agencyFor(w), w.id);
+      this.wireCache.set(w.id, story);
+      if (this.wireCache.size > 2000) this.wireCache.delete(this.wireCache.keys().next().value as string);
+    }
+    return story;
   }
 
   /** The article text of an item (re-written deterministically from its recipe). */
@@ -261,7 +282,7 @@ export class World {
     return this.newsroom.events.get(id);
   }
 
-  /** Every item ever published, oldest first. */
+  /** Every item ever published, oldest first (empty when `keepTruth` is off). */
   allItems(): readonly SimItem[] {
     return this.truthLog;
   }

@@ -96,11 +96,20 @@ export function syndicate(wire: Story, outlet: string, seed: string): { story: S
 
 const FRAMINGS = ['', '', '', '', 'Analysis: ', 'Explainer: ', 'Live: ', 'Opinion: '];
 
+/** The headline `writeOriginal` would write (the same first draws), without the body. */
+export function originalTitle(ev: SimEvent, seed: string): string {
+  return originalHead(new Rng(`orig|${seed}`), ev);
+}
+
+function originalHead(rng: Rng, ev: SimEvent): string {
+  return rng.pick(FRAMINGS) + fill(rng.pick(kindOf(ev).headlines), ev.slots);
+}
+
 /** An outlet's own article about `ev`: a different headline and selection of facts. */
 export function writeOriginal(ev: SimEvent, seed: string): Story {
   const rng = new Rng(`orig|${seed}`);
   const k = kindOf(ev);
-  const title = rng.pick(FRAMINGS) + fill(rng.pick(k.headlines), ev.slots);
+  const title = originalHead(rng, ev);
   const lead = fill(rng.pick(k.leads), ev.slots);
   const body = rng.sample(k.body, rng.range(2, k.body.length)).map((s) => fill(s, ev.slots));
   const author = `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;

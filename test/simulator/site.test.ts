@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,15 @@ describe('sites: sitemaps, article pages, home pages, thumbnails', () => {
     const meta = await sharp(img.body).metadata();
     expect(meta.format).toBe('png');
     expect([meta.width, meta.height]).toEqual([64, 36]);
+  });
+
+  it('pages are gzipped when asked', async () => {
+    const p = sim.publishers.find((x) => x.behaviour === 'ok') as PublisherInfo;
+    const plain = await get(p.site_url);
+    const gz = await get(p.site_url, { 'accept-encoding': 'gzip' });
+    expect(header(gz.headers, 'content-encoding')).toBe('gzip');
+    expect(gunzipSync(gz.body).toString('utf8')).toBe(plain.text);
+    expect(header(plain.headers, 'content-encoding')).toBeUndefined();
   });
 
   it('feed links resolve to the article of the same title', async () => {
