@@ -46,37 +46,35 @@ const DATELINE = new RegExp(
 );
 const CAPS_DATELINE = /^\s*[A-Z][A-Z.'/ -]{1,40}(?:,\s*[A-Z][a-z]{2,8}\.?\s+\d{1,2})?\s*[-\u2013\u2014]+\s+/;
 const BYLINE_LINE = /^\s*(?:by|written by|reporting by|from)\s+[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|and|&|de|van|von|der|al))*[,.]?(?:\s*[,|-]\s*[\w .'’-]{0,60})?\s*$/i;
-const FOOTER_LINE = new RegExp(
-  [
-    String.raw`^\s*(?:copyright|\(c\)|©)`,
-    String.raw`all rights reserved`,
-    String.raw`this (?:story|article) (?:was|has been|is) (?:auto-?generated|automatically generated|published from|generated from)`,
-    String.raw`^\s*\(?(?:reporting|writing|editing|additional reporting|compiled) by\b`,
-    String.raw`^\s*our standards:`,
-    String.raw`may not be (?:published|reproduced|broadcast|rewritten|redistributed)`,
-    String.raw`^\s*(?:read more|related|click here|sign up|follow us|share this)\b.{0,80}$`,
-  ].join('|'),
-  'i',
-);
+/** lines that open with a footer marker */
+const FOOTER_START = /^\s*(?:copyright\b|\(c\)|\u00a9|all rights reserved|this (?:story|article) (?:was|has been|is) (?:auto-?generated|automatically generated|published from|generated from)|\(?(?:reporting|writing|editing|additional reporting|compiled) by\b|our standards:|(?:read more|related|click here|sign up|follow us|share this)\b.{0,80}$)/i;
+/** short lines that are boilerplate wherever the marker sits */
+const FOOTER_ANYWHERE = /all rights reserved|may not be (?:published|reproduced|broadcast|rewritten|redistributed)/i;
+
+function isFooterLine(line: string): boolean {
+  return FOOTER_START.test(line) || (line.length < 160 && FOOTER_ANYWHERE.test(line));
+}
+
 const TITLE_PREFIX = /^\s*(?:(?:UPDATE|WRAPUP|REFILE|CORRECTED|RPT|CORRECTION|EXCLUSIVE|BREAKING|ANALYSIS|FACTBOX|INSIGHT|UPDATED|WATCH|VIDEO|LIVE|OPINION|PHOTOS|REFILE-UPDATE)(?:\s*\d+)?\s*[-:|\u2013\u2014]+\s*)+/i;
 const TITLE_SUFFIX = /\s+[|\u2013\u2014-]\s+[^|\u2013\u2014-]{1,40}$/;
 const TITLE_SUFFIX_PIPE = /\s*\|\s*[^|]{1,60}$/;
 
-/** Removes syndication noise lines (bylines, footers) and a leading dateline from a body. */
+/**
+ * Removes syndication noise from a body: bylines among the first lines, footer lines at the end
+ * (only there: a body line that merely mentions copyright stays), footers glued to the last
+ * paragraph, and a leading dateline.
+ */
 export function removeBodyNoise(text: string): string {
-  const lines = text.split(/\n+/);
-  const kept: string[] = [];
-  for (const line of lines) {
-    if (line.trim() === '') continue;
-    if (FOOTER_LINE.test(line) || BYLINE_LINE.test(line)) continue;
-    kept.push(line);
-  }
-  let body = kept.join('\n');
-  // footers that arrive glued to the last paragraph (no line break) are cut at their start
-  body = body.replace(/\s*(?:©|\(c\)|copyright\s+(?:©\s*)?\d{4}).{0,200}$/i, '');
-  body = body.replace(/\s*this (?:story|article) (?:was|has been) (?:auto-?generated|automatically generated|published from)[\s\S]{0,300}$/i, '');
-  body = body.replace(/\s*\((?:reporting|writing|editing|additional reporting) by [^)]{0,200}\)\s*$/i, '');
-  return body.replace(DATELINE, '').replace(CAPS_DATELINE, '');
+  // footers glued to the end of the last paragraph first, so the line checks see clean lines
+  let t = text.replace(/\s*(?:\u00a9|\(c\)|copyright\s+(?:\u00a9\s*)?\d{4}).{0,200}$/i, '');
+  t = t.replace(/\s*this (?:story|article) (?:was|has been) (?:auto-?generated|automatically generated|published from)[\s\S]{0,300}$/i, '');
+  t = t.replace(/\s*\((?:reporting|writing|editing|additional reporting) by [^)]{0,200}\)\s*$/i, '');
+  const lines = t.split(/\n+/).filter((l) => l.trim() !== '');
+  let first = 0;
+  while (first < Math.min(2, lines.length) && BYLINE_LINE.test(lines[first]!)) first++;
+  let last = lines.length;
+  while (last > first && lines.length - last < 4 && isFooterLine(lines[last - 1]!)) last--;
+  return lines.slice(first, last).join('\n').replace(DATELINE, '').replace(CAPS_DATELINE, '');
 }
 
 /** Removes `UPDATE 2-` style prefixes and `| Outlet` / `- Outlet` suffixes from a headline. */
