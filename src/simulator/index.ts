@@ -150,7 +150,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     },
   }));
   const truth = (): { items: TruthItem[]; events: TruthEvent[] } => ({
-    items: world.allItems().map((i) => truthItem(base, i)),
+    items: world.allItems().map((i) => truthItem(base, i, world.wireOriginals)),
     events: [...world.newsroom.events.values()].map(truthEvent),
   });
   const server = new SimServer({
@@ -163,7 +163,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const autoMs = opts.autoAdvanceMs ?? (opts.now ? 0 : 1000);
   const timer = autoMs > 0 ? setInterval(() => world.advance(), autoMs) : null;
   timer?.unref();
-  const toTruth = (items: ReturnType<World['advance']>): TruthItem[] => items.map((i) => truthItem(base, i));
+  const toTruth = (items: ReturnType<World['advance']>): TruthItem[] => items.map((i) => truthItem(base, i, world.wireOriginals));
   return {
     url: base,
     port: addr.port,

@@ -69,7 +69,13 @@ export class SimServer {
 
   /** Topic URL -> current feed content, for the hub. */
   topicContent(topic: string): { body: Buffer; contentType: string } | null {
-    const m = SITE_RE.exec(new URL(topic, 'http://x').pathname);
+    let path: string;
+    try {
+      path = new URL(topic).pathname;
+    } catch {
+      return null;
+    }
+    const m = SITE_RE.exec(path);
     if (!m) return null;
     const pub = this.lookup(m[1] as string);
     if (!pub || pub.spec.format === 'sitemap' || topic !== feedUrl(this.d.ctx.base, pub.spec)) return null;
@@ -86,8 +92,13 @@ export class SimServer {
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = new URL(req.url ?? '/', 'http://sim.invalid');
-    const path = url.pathname;
+    let path: string;
+    try {
+      // a path like `//[` is a protocol-relative URL with a bad host: hostile input, not a crash
+      path = new URL(req.url ?? '/', 'http://sim.invalid').pathname;
+    } catch {
+      return this.send(res, 400, 'text/plain', 'bad request target');
+    }
     const method = req.method ?? 'GET';
     this.d.world.advance();
     res.on('finish', () => this.d.stats.response(res.statusCode));

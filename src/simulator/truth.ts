@@ -14,6 +14,8 @@ export interface TruthItem {
   event_id: string;
   /** the wire story this item is (or copies): gold near-duplicate group; null for own writing */
   wire_id: string | null;
+  /** for copies: the id of the agency's own item of that wire story, when an agency publisher ran it */
+  wire_original_id: string | null;
   /** `wire` = the agency's original, `copy` = a syndicated edit of it, `original` = own article */
   role: 'wire' | 'copy' | 'original';
   category: string;
@@ -36,10 +38,10 @@ export interface TruthEvent {
   breaking: boolean;
 }
 
-export function truthItem(base: string, i: SimItem): TruthItem {
+export function truthItem(base: string, i: SimItem, wireOriginals: ReadonlyMap<string, string>): TruthItem {
   return {
     id: i.guid, url: itemUrl(base, i), publisher_id: i.publisherId, title: i.title, event_id: i.eventId,
-    wire_id: i.wireId, role: i.role, category: i.category, published_at: i.publishedAt, edits: i.edits,
+    wire_id: i.wireId, wire_original_id: i.wireId === null ? null : wireOriginals.get(i.wireId) ?? null, role: i.role, category: i.category, published_at: i.publishedAt, edits: i.edits,
   };
 }
 

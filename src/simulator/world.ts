@@ -78,6 +78,8 @@ export class World {
   private pending: Due[] = [];
   private minNext = -Infinity;
   private readonly truthLog: SimItem[] = [];
+  /** wire story id -> guid of the agency item that published it */
+  readonly wireOriginals = new Map<string, string>();
   published = 0;
 
   constructor(specs: PublisherSpec[], private readonly opts: WorldOptions) {
@@ -243,6 +245,7 @@ export class World {
     pub.version++;
     pub.lastModified = Math.max(pub.lastModified, at);
     if (this.opts.keepTruth !== false) this.truthLog.push(item);
+    if (role === 'wire' && wire) this.wireOriginals.set(wire.id, guid);
     this.published++;
     return item;
   }

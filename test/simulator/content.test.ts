@@ -69,6 +69,7 @@ describe('the simulated world', () => {
       expect(original, c.id).toBeDefined();
       expect(original?.event_id).toBe(c.event_id);
       expect(original?.published_at).toBeLessThanOrEqual(c.published_at);
+      expect(c.wire_original_id).toBe(original?.id);
     }
     // an outlet runs a given wire story at most once
     const pairs = copies.map((c) => `${c.publisher_id} ${c.wire_id}`);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +100,18 @@ describe('honest HTTP', () => {
       const dates = [...text.matchAll(format === 'rss' ? /<pubDate>([^<]+)</g : /<published>([^<]+)</g)].map((m) => Date.parse(m[1] as string));
       expect(dates).toEqual([...dates].sort((a, b) => b - a));
     }
+  });
+
+  it('a hostile request target is a 400, and the server keeps serving', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const sock = connect(sim.port, '127.0.0.1', () => sock.end('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      let data = '';
+      sock.on('data', (d) => { data += d.toString('latin1'); });
+      sock.on('end', () => resolve(data));
+      sock.on('error', reject);
+    });
+    expect(raw.startsWith('HTTP/1.1 400')).toBe(true);
+    expect((await get(honest('rss').feed_url)).status).toBe(200);
   });
 
   it('unknown paths answer 404 and other methods 405', async () => {
