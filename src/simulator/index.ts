@@ -1,3 +1,19 @@
+/**
+ * The publisher simulator: one local HTTP server playing N synthetic news publishers, for tests,
+ * benchmarks and the demo. Typical use:
+ *
+ *   const sim = await startSimulator({ publishers: 300, seed: 7, now: () => T0, misbehaving: { error500: 3 } });
+ *   // poll sim.publishers[i].feed_url (honest ETag / Last-Modified / 304), or import `${sim.url}/opml.xml`
+ *   sim.tick(60 * 60_000);            // an hour of simulated time: quiet outlets mostly stay 304
+ *   sim.burst({ publishers: 40, withinMs: 5 * 60_000 }); sim.tick(5 * 60_000);   // breaking news
+ *   const { items, events } = sim.truth();   // gold event (story) and wire group per item
+ *   await sim.close();
+ *
+ * Layout: sites are path prefixes `/s/{id}/` on one host (home page, feed, `a/{n}-{slug}.html`
+ * articles); `/robots.txt` (one file for the host: disallows the `robotsDisallow` sites and lists
+ * sitemaps), `/opml.xml`, `/img/{id}-{n}.png` thumbnails, `/hub` (WebSub), `/_sim/stats.json` and
+ * `/_sim/truth.json`. With an injected `now`, the world only moves by `tick`, `publish` and `burst`.
+ */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildCatalogue, type Behaviour, type FeedFormat, type MisbehaviourMix, type PublisherSpec } from './catalogue.js';
