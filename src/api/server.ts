@@ -80,25 +80,39 @@ export function toErrorReply(err: unknown, log: Logger): Reply {
   return errorReply(500, 'internal', 'internal error');
 }
 
-interface Route {
-  method: string;
-  segments: string[];
-  handler: Handler;
+interface RouteNode {
+  statics: Map<string, RouteNode>;
+  param: RouteNode | null;
+  /** method -> handler and the names of the `:params` on the way here, in order */
+  methods: Map<string, { handler: Handler; names: string[] }> | null;
 }
 
-/** Routes by method and path. Static paths are one map lookup; patterns are tried in order. */
+const newNode = (): RouteNode => ({ statics: new Map(), param: null, methods: null });
+
+/**
+ * Routes by method and path: static paths are one map lookup; patterns live in a segment trie
+ * (static segments before `:params`), so matching costs the path's depth, not the route count.
+ */
 export class Router {
   private readonly exact = new Map<string, Handler>();
-  private readonly patterns: Route[] = [];
-  private readonly paths = new Map<string, Set<string>>(); // pattern -> methods, for 405
+  private readonly root = newNode();
 
   add(method: Method, pattern: string, handler: Handler): this {
     if (!pattern.startsWith('/')) throw new TypeError(`route pattern must start with /: ${pattern}`);
-    if (pattern.includes('/:')) this.patterns.push({ method, segments: pattern.split('/'), handler });
-    else this.exact.set(`${method} ${pattern}`, handler);
-    let m = this.paths.get(pattern);
-    if (m === undefined) this.paths.set(pattern, (m = new Set()));
-    m.add(method);
+    if (!pattern.includes('/:')) this.exact.set(`${method} ${pattern}`, handler);
+    let node = this.root;
+    const names: string[] = [];
+    for (const seg of pattern.split('/').slice(1)) {
+      if (seg.startsWith(':')) {
+        names.push(seg.slice(1));
+        node = node.param ??= newNode();
+      } else {
+        let next = node.statics.get(seg);
+        if (next === undefined) node.statics.set(seg, (next = newNode()));
+        node = next;
+      }
+    }
+    (node.methods ??= new Map()).set(method, { handler, names });
     return this;
   }
 
@@ -116,33 +130,47 @@ export class Router {
     const h = this.exact.get(`${m} ${path}`);
     if (h !== undefined) return { handler: h, params: {} };
     const parts = path.split('/');
-    const allowed = new Set<string>(this.paths.get(path) ?? []);
-    for (const r of this.patterns) {
-      const params = matchSegments(r.segments, parts);
-      if (params === null) continue;
-      if (r.method === m) return { handler: r.handler, params };
-      allowed.add(r.method);
-    }
-    return allowed.size > 0 ? { allowed: [...allowed] } : null;
+    const values: string[] = [];
+    const allowed = new Set<string>();
+    const leaf = walk(this.root, parts, 1, values, m, allowed);
+    if (leaf === null) return allowed.size > 0 ? { allowed: [...allowed] } : null;
+    const params: Record<string, string> = {};
+    for (let i = 0; i < leaf.names.length; i++) params[leaf.names[i]!] = decodeSegment(values[i]!);
+    return { handler: leaf.handler, params };
   }
 }
 
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
-  if (pattern.length !== parts.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 1; i < pattern.length; i++) {
-    const p = pattern[i]!;
-    const v = parts[i]!;
-    if (p.startsWith(':')) {
-      if (v === '') return null;
-      try {
-        params[p.slice(1)] = decodeURIComponent(v);
-      } catch {
-        throw new HttpError(400, 'bad_request', 'malformed percent-encoding in the path');
-      }
-    } else if (p !== v) return null;
+/** Depth-first, static before param; collects the methods of matching paths for a 405. */
+function walk(node: RouteNode, parts: string[], i: number, values: string[], method: string, allowed: Set<string>): { handler: Handler; names: string[] } | null {
+  if (i === parts.length) {
+    if (node.methods === null) return null;
+    const hit = node.methods.get(method);
+    if (hit !== undefined) return hit;
+    for (const k of node.methods.keys()) allowed.add(k);
+    return null;
   }
-  return params;
+  const seg = parts[i]!;
+  const next = node.statics.get(seg);
+  if (next !== undefined) {
+    const hit = walk(next, parts, i + 1, values, method, allowed);
+    if (hit !== null) return hit;
+  }
+  if (node.param !== null && seg !== '') {
+    values.push(seg);
+    const hit = walk(node.param, parts, i + 1, values, method, allowed);
+    if (hit !== null) return hit;
+    values.pop();
+  }
+  return null;
+}
+
+function decodeSegment(v: string): string {
+  if (!v.includes('%')) return v;
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    throw new HttpError(400, 'bad_request', 'malformed percent-encoding in the path');
+  }
 }
 
 export interface HttpServerOptions {
@@ -211,86 +239,130 @@ export class HttpServer {
 
   private handle(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
     const log = this.opts.log ?? silentLogger;
-    const method = req.getMethod().toUpperCase();
-    const path = req.getUrl();
-    const rawQuery = req.getQuery() ?? '';
-    const headers: Record<string, string> = {};
-    req.forEach((k, v) => {
-      headers[k] = v;
-    });
-    let aborted = false;
-    let done = false;
-    res.onAborted(() => {
-      aborted = true;
-      finish();
+    const exchange = new Exchange(res, req, this.opts.bodyLimitBytes ?? 1 << 20, () => {
+      if (--this.inFlight === 0 && this.drained) this.drained();
     });
     this.inFlight++;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      if (--this.inFlight === 0 && this.drained) this.drained();
-    };
-    const body = method === 'GET' || method === 'HEAD' ? null : readBody(res, this.opts.bodyLimitBytes ?? 1 << 20);
-    body?.catch(() => {}); // a handler that never reads the body must not leave a rejection unhandled
-    let query: URLSearchParams | undefined;
-    let ip: string | undefined;
-    const request: Request = {
-      method,
-      path,
-      params: {},
-      get query() {
-        return (query ??= new URLSearchParams(rawQuery));
-      },
-      headers,
-      get ip() {
-        if (ip === undefined) ip = aborted ? '' : Buffer.from(res.getRemoteAddressAsText()).toString();
-        return ip;
-      },
-      get aborted() {
-        return aborted;
-      },
-      body: () => body ?? Promise.resolve(Buffer.alloc(0)),
-      async json<T>() {
-        const buf = await request.body();
-        try {
-          return JSON.parse(buf.toString('utf8')) as T;
-        } catch (err) {
-          throw new HttpError(400, 'invalid_json', 'the request body is not valid JSON', { cause: err });
-        }
-      },
-    };
-    const send = (reply: Reply, corked: boolean) => {
-      if (aborted || done) return;
-      const write = () => {
-        res.writeStatus(statusLine(reply.status ?? 200));
-        for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
-        if (method === 'HEAD') res.endWithoutBody();
-        else res.end(reply.body ?? '');
-      };
-      if (corked) write();
-      else res.cork(write);
-      finish();
-    };
     let out: Reply | Promise<Reply>;
     try {
-      const m = this.opts.router.match(method, path);
-      if (m === null) out = errorReply(404, 'not_found', `no route for ${method} ${path}`);
-      else if ('allowed' in m) out = errorReply(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow: m.allowed.join(', ') });
+      const m = this.opts.router.match(exchange.method, exchange.path);
+      if (m === null) out = errorReply(404, 'not_found', `no route for ${exchange.method} ${exchange.path}`);
+      else if ('allowed' in m) out = errorReply(405, 'method_not_allowed', `${exchange.method} is not allowed on ${exchange.path}`, { allow: m.allowed.join(', ') });
       else {
-        (request as { params: Record<string, string> }).params = m.params;
-        out = m.handler(request);
+        exchange.params = m.params;
+        out = m.handler(exchange);
       }
     } catch (err) {
       out = toErrorReply(err, log);
     }
     if (out instanceof Promise) {
+      exchange.watchAbort(); // still inside the uWS callback, as uWS requires
       out.then(
-        (r) => send(r, false),
-        (err: unknown) => send(toErrorReply(err, log), false),
+        (r) => exchange.send(r, false),
+        (err: unknown) => exchange.send(toErrorReply(err, log), false),
       );
     } else {
-      send(out, true);
+      exchange.send(out, true);
     }
+  }
+}
+
+/**
+ * One request and its response. A class rather than closures: this is the per-request hot path
+ * of every API route, so it allocates as little as it can.
+ */
+class Exchange implements Request {
+  readonly method: string;
+  readonly path: string;
+  params: Record<string, string> = {};
+  readonly headers: Record<string, string> = {};
+  aborted = false;
+  private done = false;
+  private watching = false;
+  private readonly rawQuery: string;
+  private parsedQuery: URLSearchParams | undefined;
+  private remote: string | undefined;
+  private readonly bodyPromise: Promise<Buffer> | null;
+
+  constructor(
+    private readonly res: uWS.HttpResponse,
+    req: uWS.HttpRequest,
+    bodyLimit: number,
+    private readonly onFinish: () => void,
+  ) {
+    // everything from `req` is copied now: uWS invalidates it when this callback returns
+    this.method = req.getCaseSensitiveMethod().toUpperCase();
+    this.path = req.getUrl();
+    this.rawQuery = req.getQuery() ?? '';
+    const headers = this.headers;
+    req.forEach((k, v) => {
+      headers[k] = v;
+    });
+    if (this.method === 'GET' || this.method === 'HEAD') {
+      this.bodyPromise = null;
+    } else {
+      this.watchAbort();
+      this.bodyPromise = readBody(res, bodyLimit);
+      this.bodyPromise.catch(() => {}); // a handler that never reads the body must not leave a rejection unhandled
+    }
+  }
+
+  /**
+   * uWS requires an abort handler before answering asynchronously (and before reading a body).
+   * A synchronous reply needs none, so the hot path of cached pages skips it.
+   */
+  watchAbort(): void {
+    if (this.watching) return;
+    this.watching = true;
+    this.res.onAborted(() => {
+      this.aborted = true;
+      this.finish();
+    });
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
+
+  get ip(): string {
+    if (this.remote === undefined) this.remote = this.aborted ? '' : Buffer.from(this.res.getRemoteAddressAsText()).toString();
+    return this.remote;
+  }
+
+  body(): Promise<Buffer> {
+    return this.bodyPromise ?? Promise.resolve(Buffer.alloc(0));
+  }
+
+  async json<T = unknown>(): Promise<T> {
+    const buf = await this.body();
+    try {
+      return JSON.parse(buf.toString('utf8')) as T;
+    } catch (err) {
+      throw new HttpError(400, 'invalid_json', 'the request body is not valid JSON', { cause: err });
+    }
+  }
+
+  /** Writes the reply unless the client left; outside the uWS callback the writes must be corked. */
+  send(reply: Reply, corked: boolean): void {
+    if (this.aborted || this.done) return;
+    if (corked) this.write(reply);
+    else this.res.cork(() => this.write(reply));
+    this.finish();
+  }
+
+  private write(reply: Reply): void {
+    const res = this.res;
+    if (reply.status !== undefined && reply.status !== 200) res.writeStatus(statusLine(reply.status)); // 200 is uWS's default
+    const h = reply.headers;
+    if (h !== undefined) for (const k in h) res.writeHeader(k, h[k]!);
+    if (this.method === 'HEAD') res.endWithoutBody();
+    else res.end(reply.body ?? '');
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.onFinish();
   }
 }
 

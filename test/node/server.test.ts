@@ -109,3 +109,35 @@ describe('http router on uWebSockets.js', () => {
     expect((await call('/hello')).status).toBe(200);
   });
 });
+
+describe('Router.match', () => {
+  const h = (name: string) => () => json(name);
+  const router = new Router()
+    .get('/v1/stories/trending', h('trending'))
+    .get('/v1/stories/:id', h('story'))
+    .add('DELETE', '/v1/stories/:sid', h('delete-story'))
+    .get('/v1/stories/:id/articles', h('story-articles'))
+    .get('/v1/:kind/trending/extra', h('kind-extra'))
+    .post('/v1/stories/trending', h('post-trending'));
+
+  const table: [string, string, string, unknown][] = [
+    ['static wins over a param', 'GET', '/v1/stories/trending', { name: 'trending', params: {} }],
+    ['param', 'GET', '/v1/stories/s-1', { name: 'story', params: { id: 's-1' } }],
+    ['param names per method', 'DELETE', '/v1/stories/s-1', { name: 'delete-story', params: { sid: 's-1' } }],
+    ['deeper route under a param', 'GET', '/v1/stories/s-2/articles', { name: 'story-articles', params: { id: 's-2' } }],
+    ['backtracks from a static dead end to a param', 'GET', '/v1/stories/trending/extra', { name: 'kind-extra', params: { kind: 'stories' } }],
+    ['HEAD uses GET', 'HEAD', '/v1/stories/x', { name: 'story', params: { id: 'x' } }],
+    ['trailing slash is another path', 'GET', '/v1/stories/x/', null],
+    ['too deep', 'GET', '/v1/stories/x/articles/y', null],
+    ['405 collects methods of every matching path', 'PUT', '/v1/stories/trending', { allowed: ['GET', 'POST', 'DELETE'] }],
+  ];
+  it.each(table)('%s', async (_name, method, path, want) => {
+    const m = router.match(method, path);
+    if (m === null || 'allowed' in m) {
+      expect(m === null ? null : { allowed: [...m.allowed].sort() }).toEqual(want === null ? null : { allowed: [...(want as { allowed: string[] }).allowed].sort() });
+      return;
+    }
+    const reply = await m.handler({} as never);
+    expect({ name: JSON.parse(String(reply.body)), params: m.params }).toEqual(want);
+  });
+});
