@@ -10,6 +10,14 @@ import { seedStories } from '../helpers/seed.js';
 import { SCRIPT_TITLE, iso, seedCoverage, stories } from '../api/fixtures.js';
 import { startApi, type ApiHarness } from '../api/harness.js';
 
+// The callbacks below run inside the page; the project's TypeScript has no DOM library, so the
+// few browser globals they use are declared loosely here.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+declare const window: any;
+type HTMLImageElement = any;
+type HTMLDialogElement = any;
+
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available) console.warn(`skipping browser tests: ${CHROMIUM} is missing (apt-get install -y chromium)`);
@@ -96,7 +104,7 @@ describe.skipIf(!available)('web UI in headless Chromium', () => {
     await page.click('#topics button[data-value="science"]');
     await page.waitForFunction(() => {
       const cards = [...document.querySelectorAll('#feed li.card')];
-      return cards.length > 0 && cards.every((c) => c.querySelector('.cat')?.textContent === 'science');
+      return cards.length > 0 && cards.every((c: any) => c.querySelector('.cat')?.textContent === 'science');
     });
     await page.fill('#q', 'comet landing');
     await page.press('#q', 'Enter');

@@ -1,4 +1,6 @@
 import { InvalidCursorError } from '../cursor.js';
+import type { FeedQuery } from '../feed.js';
+import type { HotEntry } from '../hot-cache.js';
 import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
 import { HttpError, type Handler, type Router } from '../server.js';
 import { FEED_CACHE, cachedReply, type ApiDeps } from './common.js';
@@ -15,6 +17,18 @@ export function cursorErrorToHttp(err: unknown): never {
  * Cache-Control let a CDN absorb anonymous traffic, and `If-None-Match` answers 304.
  */
 export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
+  // Single flight: when a hot page expires under load, every waiting request would otherwise
+  // rebuild it (and its snapshot) at once; identical requests share the one render in progress.
+  const inflight = new Map<string, Promise<HotEntry>>();
+  const render = (q: FeedQuery): Promise<HotEntry> => {
+    const key = `${q.region}|${q.category}|${q.limit}|${q.cursor ?? ''}`;
+    let p = inflight.get(key);
+    if (!p) {
+      p = deps.feed.render(q).finally(() => inflight.delete(key));
+      inflight.set(key, p);
+    }
+    return p;
+  };
   router.get(
     '/v1/feed',
     wrap(async (req) => {
@@ -25,7 +39,7 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
         cursor: parseCursor(p.get('cursor')),
         limit: parseLimit(p.get('limit'), 20, 1, 50),
       };
-      const page = await deps.feed.render(q).catch(cursorErrorToHttp);
+      const page = await render(q).catch(cursorErrorToHttp);
       return cachedReply(req, page.body, page.etag, FEED_CACHE);
     }),
   );

@@ -1,0 +1,306 @@
+/**
+ * API benchmark (`npm run bench -- api`): wrk pinned to core 1, the server pinned to core 0 in
+ * its own process, 100 connections. References and subjects are measured in the same run:
+ *   - bare uWebSockets.js hello-world (the reference),
+ *   - cached `/v1/feed` first page, deep cursor pages (rotating over many cursors), search
+ *     (rotating over two-word queries) over a synthetic article table,
+ * in server mode (PostgreSQL + a private Redis) and embedded mode (PGlite + in-process cache).
+ * Article text is generated here from made-up words; no real data is used.
+ * Sizes: NEWSAGG_BENCH_API_ARTICLES (default 1,000,000 server / 50,000 embedded), seeded once and
+ * reused (server mode keeps database `newsagg_bench_api`), NEWSAGG_BENCH_API_SECONDS per run (5).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const self = fileURLToPath(import.meta.url);
+const root = join(self, '..', '..');
+const SECONDS = Number(process.env.NEWSAGG_BENCH_API_SECONDS ?? 5);
+const PG_ADMIN = process.env.NEWSAGG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const STORIES = 3_000;
+const ROLE = process.env.NEWSAGG_BENCH_API_ROLE;
+
+type Figures = Record<string, number | string | boolean>;
+
+// ---- synthetic text: pseudo-words from syllables, Zipf-ish frequencies -------------------------
+const SYL = ['ka', 'lo', 'mi', 'ter', 'van', 'so', 'ra', 'den', 'pu', 'lix', 'or', 'be', 'tal', 'nu', 'gri', 'fen', 'hos', 'ju', 'wel', 'zar'];
+function word(i: number): string {
+  let s = '';
+  let n = i + 20;
+  while (n > 0) {
+    s += SYL[n % SYL.length];
+    n = Math.floor(n / SYL.length);
+  }
+  return s;
+}
+const VOCAB = Array.from({ length: 20_000 }, (_, i) => word(i));
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => ((x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+/** index skewed towards common words, but with a long tail */
+const pick = (r: () => number) => VOCAB[Math.floor(VOCAB.length * r() ** 2.5)]!;
+
+// ---- child process roles -------------------------------------------------------------------------
+async function serveHello(): Promise<void> {
+  const uWS = (await import('uWebSockets.js')).default;
+  const app = uWS.App().get('/*', (res) => {
+    res.writeHeader('content-type', 'text/plain');
+    res.end('Hello World!');
+  });
+  app.listen('127.0.0.1', 0, (t) => console.log(`READY ${uWS.us_socket_local_port(t)}`));
+}
+
+async function serveApi(): Promise<void> {
+  const { openSql } = await import('../src/runtime/sql.js');
+  const { openCache } = await import('../src/runtime/cache.js');
+  const { CursorCodec } = await import('../src/api/cursor.js');
+  const { FeedService } = await import('../src/api/feed.js');
+  const { registerApiRoutes } = await import('../src/api/routes.js');
+  const { HttpServer, Router } = await import('../src/api/server.js');
+  const dataDir = process.env.BENCH_DATA_DIR!;
+  const sql = await openSql({ databaseUrl: process.env.BENCH_DATABASE_URL || undefined, dataDir });
+  const cache = await openCache({ redisUrl: process.env.BENCH_REDIS_URL || undefined, prefix: 'bench:' });
+  const codec = new CursorCodec('bench-cursor-secret-0123456789');
+  const feed = new FeedService({ sql, cache, codec });
+  await feed.start();
+  const router = new Router();
+  // the limiter stays on the path (as in production) with a bucket wrk cannot drain
+  registerApiRoutes(router, { sql, cache, feed, codec, rateLimit: { rps: 1e9, burst: 1e9 }, dataDir, now: () => Number(process.env.BENCH_NOW) });
+  const http = new HttpServer({ host: '127.0.0.1', port: 0, router });
+  console.log(`READY ${await http.listen()}`);
+}
+
+if (ROLE === 'hello') await serveHello();
+else if (ROLE === 'api') await serveApi();
+
+// ---- orchestration -------------------------------------------------------------------------------
+function has(cmd: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startChild(role: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const args = [process.execPath, '--import', 'tsx', self];
+  const child = has('taskset') ? spawn('taskset', ['-c', '0', ...args], { cwd: root, env: { ...process.env, ...env, NEWSAGG_BENCH_API_ROLE: role }, stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(args[0]!, args.slice(1), { cwd: root, env: { ...process.env, ...env, NEWSAGG_BENCH_API_ROLE: role }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`${role} server did not start`)), 120_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\d+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
+  });
+  return { child, port };
+}
+
+async function stopChild(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null) return;
+  const done = new Promise((r) => c.once('exit', r));
+  c.kill('SIGTERM');
+  const t = setTimeout(() => c.kill('SIGKILL'), 5000);
+  await done;
+  clearTimeout(t);
+}
+
+interface WrkResult {
+  rps: number;
+  p99_ms: number;
+  non2xx: number;
+}
+
+/** wrk on core 1; `paths` > 1 rotates over them with a small Lua script. */
+function wrk(base: string, paths: string[]): WrkResult {
+  let script: string | null = null;
+  if (paths.length > 1) {
+    script = join(tmpdir(), `newsagg-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
+    const list = paths.map((p) => `"${p.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',\n');
+    writeFileSync(script, `local paths = {${list}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`);
+  }
+  const args = ['-t1', '-c100', `-d${SECONDS}s`, '--latency', ...(script ? ['-s', script] : []), base + paths[0]];
+  const r = has('taskset') ? spawnSync('taskset', ['-c', '1', 'wrk', ...args], { encoding: 'utf8' }) : spawnSync('wrk', args, { encoding: 'utf8' });
+  if (script) rmSync(script, { force: true });
+  const out = r.stdout ?? '';
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
+  const unit = p99 ? ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[p99[2]!]! : NaN;
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  if (!Number.isFinite(rps)) throw new Error(`wrk failed: ${r.stderr || out}`);
+  return { rps, p99_ms: p99 ? Number(p99[1]) * unit : NaN, non2xx };
+}
+
+const NOW = Date.parse('2026-11-25T12:00:00Z');
+
+/** Stories for the feeds and `n` articles for search, in batches; skipped when already there. */
+async function seed(sql: import('../src/runtime/sql.js').Sql, n: number, cache: import('../src/runtime/cache.js').Cache | null): Promise<number> {
+  const { upsertArticles } = await import('../src/actors/store/articles.js');
+  const { upsertStories } = await import('../src/actors/store/stories.js');
+  const { addPublishers } = await import('../src/actors/store/publishers.js');
+  const { CATEGORIES, REGIONS, storyScore, toCachedStory } = await import('../src/actors/store/feed-items.js');
+  const { publishStories } = await import('../src/actors/store/feed-cache.js');
+  const have = Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM articles')).rows[0]!.n);
+  const r = rng(7);
+  await addPublishers(sql, Array.from({ length: 200 }, (_, i) => ({ id: `bp${i}`, name: `Bench Publisher ${i}`, feed_url: `https://bp${i}.example/feed` })));
+  const BATCH = 5_000;
+  for (let start = have; start < n; start += BATCH) {
+    const rows = [];
+    for (let i = start; i < Math.min(n, start + BATCH); i++) {
+      const title = Array.from({ length: 8 }, () => pick(r)).join(' ');
+      const snippet = Array.from({ length: 25 }, () => pick(r)).join(' ');
+      const story = i < STORIES ? `bs${i}` : `bsx${i % 50_000}`;
+      rows.push({
+        id: `ba${String(i).padStart(8, '0')}`, url: `https://bp${i % 200}.example/a/${i}`, url_hash: `bh${i}`, simhash: null, title: title[0]!.toUpperCase() + title.slice(1),
+        snippet, thumbnail_url: null, publisher_id: `bp${i % 200}`, published_at: new Date(NOW - Math.floor(r() * 60 * 86_400_000)).toISOString(),
+        category: CATEGORIES[i % CATEGORIES.length]!, region: REGIONS[i % REGIONS.length]!, language: 'en', story_id: story, duplicate_of: null, entities: [], places: [],
+      });
+    }
+    await upsertArticles(sql, rows);
+    if ((start / BATCH) % 20 === 0) console.log(`  seeded ${Math.min(n, start + BATCH)} / ${n} articles`);
+  }
+  const leads = await (await import('../src/actors/store/articles.js')).getArticles(sql, Array.from({ length: STORIES }, (_, i) => `ba${String(i).padStart(8, '0')}`));
+  const stories = leads.map((a) => {
+    const row = { id: a.story_id!, title: a.title, lead_article_id: a.id, article_count: 1 + (Number(a.id.slice(2)) % 9), publisher_count: 1 + (Number(a.id.slice(2)) % 5),
+      first_seen: a.published_at, updated_at: a.published_at, category: a.category, regions: [a.region!], entities: [], score: 0 };
+    return { ...row, score: storyScore(row) };
+  });
+  await upsertStories(sql, stories);
+  if (cache) {
+    const byId = new Map(leads.map((a) => [a.id, a]));
+    for (let i = 0; i < stories.length; i += 500) await publishStories(cache, stories.slice(i, i + 500).map((s) => toCachedStory(s, byId.get(s.lead_article_id)!)));
+  }
+  return Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM articles')).rows[0]!.n);
+}
+
+async function collectDeepCursors(base: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const [region, category] of [['global', 'top'], ['global', 'world'], ['us', 'top'], ['global', 'business']] as const) {
+    let cursor: string | null = null;
+    for (let page = 0; page < 40; page++) {
+      const res = await fetch(`${base}/v1/feed?region=${region}&category=${category}&limit=20${cursor ? `&cursor=${cursor}` : ''}`);
+      const body = (await res.json()) as { next_cursor: string | null };
+      cursor = body.next_cursor;
+      if (!cursor) break;
+      if (page >= 9) out.push(`/v1/feed?region=${region}&category=${category}&limit=20&cursor=${cursor}`);
+    }
+  }
+  return out;
+}
+
+function searchPaths(): string[] {
+  const r = rng(99);
+  // two mid-frequency words, as readers type them; a quarter with a filter
+  return Array.from({ length: 500 }, (_, i) => {
+    const q = `${VOCAB[200 + Math.floor(r() * 3000)]} ${VOCAB[200 + Math.floor(r() * 3000)]}`;
+    return `/v1/search?q=${encodeURIComponent(q)}${i % 4 === 0 ? '&category=world' : ''}`;
+  });
+}
+
+async function measureMode(mode: 'server' | 'embedded', hello: WrkResult): Promise<Figures> {
+  const { openSql } = await import('../src/runtime/sql.js');
+  const { migrate } = await import('../src/runtime/migrate.js');
+  const { newsMigrations } = await import('../src/actors/store/migrations.js');
+  const { openCache } = await import('../src/runtime/cache.js');
+  const n = Number(process.env.NEWSAGG_BENCH_API_ARTICLES ?? (mode === 'server' ? 1_000_000 : 50_000));
+  const env: Record<string, string> = { BENCH_NOW: String(NOW) };
+  let redis: ChildProcess | null = null;
+  let dataDir: string;
+  let count: number;
+  if (mode === 'server') {
+    const admin = new pg.Client({ connectionString: PG_ADMIN });
+    await admin.connect();
+    const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = 'newsagg_bench_api'")).rowCount;
+    if (!exists) await admin.query('CREATE DATABASE newsagg_bench_api');
+    await admin.end();
+    const u = new URL(PG_ADMIN);
+    u.pathname = '/newsagg_bench_api';
+    const rport = await freePort();
+    redis = spawn('redis-server', ['--port', String(rport), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 500));
+    dataDir = mkdtempSync(join(tmpdir(), 'newsagg-bench-api-'));
+    env.BENCH_DATABASE_URL = u.href;
+    env.BENCH_REDIS_URL = `redis://127.0.0.1:${rport}`;
+    const sql = await openSql({ databaseUrl: u.href, dataDir });
+    await migrate(sql, newsMigrations);
+    const cache = await openCache({ redisUrl: env.BENCH_REDIS_URL, prefix: 'bench:' });
+    count = await seed(sql, n, cache);
+    await sql.query('ANALYZE articles');
+    await cache.close();
+    await sql.close();
+  } else {
+    dataDir = mkdtempSync(join(tmpdir(), 'newsagg-bench-api-'));
+    const sql = await openSql({ dataDir });
+    await migrate(sql, newsMigrations);
+    count = await seed(sql, n, null);
+    await sql.query('ANALYZE articles');
+    await sql.close();
+  }
+  env.BENCH_DATA_DIR = dataDir;
+  const api = await startChild('api', env);
+  const base = `http://127.0.0.1:${api.port}`;
+  try {
+    await fetch(`${base}/v1/feed?region=global&category=top&limit=20`); // warm: rebuild from SQL when the cache is cold
+    const feed = wrk(base, ['/v1/feed?region=global&category=top&limit=20']);
+    const deepPaths = await collectDeepCursors(base);
+    const deep = wrk(base, deepPaths);
+    const search = wrk(base, searchPaths());
+    const m = mode;
+    return {
+      [`${m}_articles`]: count,
+      [`${m}_feed_rps`]: Math.round(feed.rps),
+      [`${m}_feed_p99_ms`]: feed.p99_ms,
+      [`${m}_feed_rps_ratio_vs_uws`]: feed.rps / hello.rps,
+      [`${m}_deep_page_cursors`]: deepPaths.length,
+      [`${m}_deep_page_rps`]: Math.round(deep.rps),
+      [`${m}_deep_page_p99_ms`]: deep.p99_ms,
+      [`${m}_deep_page_rps_ratio_vs_uws`]: deep.rps / hello.rps,
+      [`${m}_search_rps`]: Math.round(search.rps),
+      [`${m}_search_p99_ms`]: search.p99_ms,
+      [`${m}_non_2xx`]: feed.non2xx + deep.non2xx + search.non2xx,
+    };
+  } finally {
+    await stopChild(api.child);
+    if (redis) await stopChild(redis);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<Figures> {
+  if (!has('wrk')) return { skipped: 'wrk is not installed (apt-get install -y wrk)' };
+  const pinned = has('taskset');
+  const load = loadavg()[0]!;
+  const hello = await startChild('hello', {});
+  let ref: WrkResult;
+  try {
+    ref = wrk(`http://127.0.0.1:${hello.port}`, ['/']);
+  } finally {
+    await stopChild(hello.child);
+  }
+  const out: Figures = { ref_uws_hello_rps: Math.round(ref.rps), ref_uws_hello_p99_ms: ref.p99_ms, pinned, load_average_at_start: Math.round(load * 100) / 100, seconds_per_run: SECONDS };
+  const modes = (process.env.NEWSAGG_BENCH_API_MODES ?? 'server,embedded').split(',') as ('server' | 'embedded')[];
+  for (const m of modes) Object.assign(out, await measureMode(m, ref));
+  // the names BENCH.md lists, from server mode (the production shape) when measured
+  const main = modes.includes('server') ? 'server' : modes[0]!;
+  out.feed_rps_ratio_vs_uws = out[`${main}_feed_rps_ratio_vs_uws`]!;
+  out.feed_p99_ms = out[`${main}_feed_p99_ms`]!;
+  out.deep_page_rps_ratio_vs_uws = out[`${main}_deep_page_rps_ratio_vs_uws`]!;
+  out.search_rps = out[`${main}_search_rps`]!;
+  return out;
+}
