@@ -25,9 +25,9 @@ interface Labelled { article: ArticleInput; gold: string }
 
 const HOUR = 3_600_000;
 
-export function uciStories(dir: string): Labelled[] {
+export function uciStories(dir: string, seed = 7): Labelled[] {
   const rows = parseCsv(readFileSync(resolve(dir, 'uci-news/uci_stories_dev.csv'), 'utf8')).slice(1);
-  const rnd = mulberry32(7);
+  const rnd = mulberry32(seed);
   const items = rows.filter((r) => r.length >= 8 && r[1]).map((r) => ({
     gold: r[5]!,
     article: { id: `u${r[0]}`, url: r[2]!, title: r[1]!, publisher: r[3]!, published_at: Number(r[7]) + (rnd() * 2 - 1) * 12 * HOUR },

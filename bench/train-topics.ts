@@ -160,6 +160,31 @@ export function train(rows: TopicRow[], opts: { buckets: number; epochs: number;
   return { buckets: opts.buckets, classes, bias, weights: W };
 }
 
+/**
+ * Multinomial naive Bayes over the same features: log P(f|c) with additive smoothing, centred
+ * per feature (a per-feature constant does not change which class wins).
+ */
+export function trainNaiveBayes(rows: TopicRow[], classes: Category[], buckets: number, alpha: number) {
+  const C = classes.length;
+  const cnt = new Float64Array(buckets * C);
+  const tot = new Float64Array(C);
+  const prior = new Float64Array(C);
+  for (const r of rows) {
+    const c = classes.indexOf(r.label);
+    prior[c]!++;
+    for (const h of topicFeatures(tokenize(trainText(r.article)), buckets, [], r.article.url)) { cnt[h * C + c]!++; tot[c]!++; }
+  }
+  const weights = new Float32Array(buckets * C);
+  for (let h = 0; h < buckets; h++) {
+    let mean = 0;
+    for (let c = 0; c < C; c++) mean += Math.log(cnt[h * C + c]! + alpha) - Math.log(tot[c]! + alpha * buckets);
+    mean /= C;
+    for (let c = 0; c < C; c++) weights[h * C + c] = Math.log(cnt[h * C + c]! + alpha) - Math.log(tot[c]! + alpha * buckets) - mean;
+  }
+  const bias = Float32Array.from(prior, (p) => Math.log(p / rows.length));
+  return { bias, weights };
+}
+
 /** Words written in lower case at least as often as capitalised (mid-sentence) in the corpus. */
 export function casingLexicon(texts: string[], minCount = 2): string[] {
   const lower = new Map<string, number>();
@@ -189,7 +214,9 @@ async function main(): Promise<void> {
   const trainRows = all.filter((r) => !isHeldOut(r.set, r.article.title) && !(r.set === 'uci-stories' && heldIds.has(r.id)));
   const opts = { buckets: 1 << Number(process.env.TOPIC_BITS ?? 18), epochs: Number(process.env.TOPIC_EPOCHS ?? 12), lr: 0.3, l2: 1e-7, seed: 42 };
   const t0 = Date.now();
-  const model = train(trainRows, opts);
+  const lr = train(trainRows, opts);
+  const nb = trainNaiveBayes(trainRows, lr.classes, opts.buckets, 0.2);
+  const model = { ...lr, nb: { ...nb, mix: 0.1 } };
   const meta = { trained_rows: trainRows.length, held_out: all.length - trainRows.length, ...opts, seed: opts.seed };
   writeFileSync(resolve(ROOT, 'config/models/topics.json'), serializeModel(model, meta));
   const words = casingLexicon(trainRows.map((r) => trainText(r.article)));

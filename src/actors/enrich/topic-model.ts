@@ -22,6 +22,11 @@ export interface TopicModel {
   weights: Float32Array | Int8Array;
   /** multiplier that turns stored weights into real ones */
   scale: number;
+  /**
+   * Optional naive-Bayes companion over the same hashed features (log-likelihoods, centred per
+   * feature), added with weight `nbMix`: it helps on long texts where the regression saturates.
+   */
+  nb?: { bias: Float32Array; weights: Int8Array | Float32Array; scale: number; mix: number };
 }
 
 /** The model file could not be read or is malformed. */
@@ -83,6 +88,16 @@ export function scoreFeatures(m: TopicModel, features: readonly number[], scores
     for (let c = 0; c < C; c++) scores[c] = scores[c]! * k;
   }
   for (let c = 0; c < C; c++) scores[c]! += m.bias[c]!;
+  const nb = m.nb;
+  if (nb) {
+    const w = nb.weights;
+    const k = nb.scale * nb.mix;
+    for (let i = 0; i < n; i++) {
+      const base = features[i]! * C;
+      for (let c = 0; c < C; c++) scores[c]! += w[base + c]! * k;
+    }
+    for (let c = 0; c < C; c++) scores[c]! += nb.bias[c]! * nb.mix;
+  }
   return scores;
 }
 
@@ -104,19 +119,38 @@ interface ModelFile {
   scale: number;
   /** base64 of buckets*classes int8 values */
   weights: string;
+  nb?: { bias: number[]; scale: number; mix: number; weights: string };
 }
 
-/** Serialise a trained float model, quantising to int8. */
-export function serializeModel(m: { buckets: number; classes: Category[]; bias: Float32Array; weights: Float32Array }, meta: Record<string, unknown>): string {
-  let max = 0;
-  for (let i = 0; i < m.weights.length; i++) max = Math.max(max, Math.abs(m.weights[i]!));
-  const scale = max / 127 || 1;
-  const q = new Int8Array(m.weights.length);
-  for (let i = 0; i < q.length; i++) q[i] = Math.round(m.weights[i]! / scale);
+function quantise(w: Float32Array): { scale: number; b64: string } {
+  // Scale to a high percentile of the non-zero weights, not the maximum: a few outliers would
+  // otherwise leave the bulk of the weights with only a handful of int8 levels. Outliers clip.
+  const mags = Float32Array.from(w.filter((x) => x !== 0), Math.abs).sort();
+  const ref = mags.length > 0 ? mags[Math.min(mags.length - 1, Math.floor(mags.length * 0.999))]! : 1;
+  const scale = ref / 127 || 1;
+  const q = new Int8Array(w.length);
+  for (let i = 0; i < q.length; i++) q[i] = Math.max(-127, Math.min(127, Math.round(w[i]! / scale)));
+  return { scale, b64: Buffer.from(q.buffer, q.byteOffset, q.byteLength).toString('base64') };
+}
+
+function dequantiseB64(b64: string): Int8Array {
+  const buf = Buffer.from(b64, 'base64');
+  return new Int8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Serialise a trained float model (and its optional NB companion), quantising to int8. */
+export function serializeModel(
+  m: { buckets: number; classes: Category[]; bias: Float32Array; weights: Float32Array; nb?: { bias: Float32Array; weights: Float32Array; mix: number } },
+  meta: Record<string, unknown>,
+): string {
+  const lr = quantise(m.weights);
   const file: ModelFile & { meta: Record<string, unknown> } = {
-    format: 'newsagg-topics-v1', meta, buckets: m.buckets, classes: m.classes, bias: [...m.bias], scale,
-    weights: Buffer.from(q.buffer, q.byteOffset, q.byteLength).toString('base64'),
+    format: 'newsagg-topics-v1', meta, buckets: m.buckets, classes: m.classes, bias: [...m.bias], scale: lr.scale, weights: lr.b64,
   };
+  if (m.nb) {
+    const q = quantise(m.nb.weights);
+    file.nb = { bias: [...m.nb.bias], scale: q.scale, mix: m.nb.mix, weights: q.b64 };
+  }
   return JSON.stringify(file);
 }
 
@@ -135,10 +169,15 @@ export function loadTopicModel(path?: string | URL): TopicModel {
   if (raw.format !== 'newsagg-topics-v1' || (raw.buckets & (raw.buckets - 1)) !== 0) {
     throw new TopicModelError(`unsupported topic model format in ${String(file)}`);
   }
-  const buf = Buffer.from(raw.weights, 'base64');
-  const weights = new Int8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (weights.length !== raw.buckets * raw.classes.length) throw new TopicModelError('topic model weights have the wrong size');
+  const weights = dequantiseB64(raw.weights);
+  const size = raw.buckets * raw.classes.length;
+  if (weights.length !== size) throw new TopicModelError('topic model weights have the wrong size');
   const m: TopicModel = { buckets: raw.buckets, classes: raw.classes, bias: Float32Array.from(raw.bias), weights, scale: raw.scale };
+  if (raw.nb) {
+    const nbw = dequantiseB64(raw.nb.weights);
+    if (nbw.length !== size) throw new TopicModelError('topic model NB weights have the wrong size');
+    m.nb = { bias: Float32Array.from(raw.nb.bias), weights: nbw, scale: raw.nb.scale, mix: raw.nb.mix };
+  }
   if (path === undefined) cached = m;
   return m;
 }
