@@ -12,7 +12,24 @@ export function parseFeedDate(input: string): Date | null {
   if (typeof input !== 'string') return null;
   const s = input.trim();
   if (s.length === 0 || s.length > 120) return null;
-  return parseIso(s) ?? parseLoose(s);
+  return parseRfc822Fast(s) ?? parseIso(s) ?? parseLoose(s);
+}
+
+/** The canonical RFC 822 form most feeds use, read without tokenising (hot path). */
+const RFC822 = /^(?:[A-Za-z]{3},\s*)?(\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? (GMT|UTC|UT|Z|[+-]\d{4})$/;
+const EN_MONTHS: Record<string, number> = {
+  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+};
+
+function parseRfc822Fast(s: string): Date | null {
+  const m = RFC822.exec(s);
+  if (!m) return null;
+  const mo = EN_MONTHS[m[2]!.toLowerCase()];
+  if (mo === undefined) return null;
+  const z = m[7]!;
+  const off = z.length === 5 ? offsetMinutes(z) : 0;
+  if (off === null) return null;
+  return build({ y: +m[3]!, mo, d: +m[1]!, h: +m[4]!, mi: +m[5]!, sec: m[6] ? +m[6] : 0, ms: 0 }, off);
 }
 
 /** The same as `parseFeedDate`, formatted as an ISO-8601 UTC string. */
@@ -80,8 +97,11 @@ function offsetMinutes(z: string): number | null {
   return m[1] === '-' ? -v : v;
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysIn(y: number, mo: number): number {
-  return new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (mo !== 2) return MONTH_DAYS[mo - 1]!;
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
 }
 
 /** Validate and convert; `off` is minutes east of UTC, or an IANA zone name. */
@@ -92,11 +112,8 @@ function build(p: Parts, off: number | string): Date | null {
   else if (h > 23) return null;
   if (p.mi > 59 || p.sec > 60) return null;
   const sec = Math.min(p.sec, 59); // a leap second lands on :59
-  // Date.UTC with a two-digit year would add 1900, so set the full year explicitly
-  const wall = new Date(0);
-  wall.setUTCFullYear(p.y, p.mo - 1, p.d);
-  wall.setUTCHours(h, p.mi, sec, p.ms);
-  const local = wall.getTime();
+  // Date.UTC maps years 0..99 to 19xx, which cannot happen here (years are >= 1000)
+  const local = Date.UTC(p.y, p.mo - 1, p.d, h, p.mi, sec, p.ms);
   if (typeof off === 'string') return new Date(local - zoneOffsetAt(off, local) * 60_000);
   return new Date(local - off * 60_000);
 }

@@ -5,6 +5,7 @@
  */
 
 const WEB = new Set(['http:', 'https:']);
+const CANONICAL_HTTP = /^https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*\/[A-Za-z0-9\-._~!$&()*+,;=:@/%?]*(?:#[A-Za-z0-9\-._~!$&()*+,;=:@/%?#]*)?$/;
 
 /** Resolve `href` against `base`; null when it is empty, not http(s), or cannot be made absolute. */
 export function resolveUrl(href: string | undefined | null, base: string | null, schemes: ReadonlySet<string> = WEB): string | null {
@@ -13,6 +14,12 @@ export function resolveUrl(href: string | undefined | null, base: string | null,
   let h = href.trim();
   if (h.length === 0 || h.length > 4096) return null;
   if (/[\t\n\r]/.test(h)) h = h.replace(/[ \t]*[\t\n\r]+[ \t]*/g, '');
+  // already-canonical absolute URLs (the vast majority) come back unchanged from the WHATWG
+  // parser, so skip it: lower-case dotted host with a letter TLD, no port, a path, only
+  // characters the parser leaves alone, no dot segments
+  if (CANONICAL_HTTP.test(h) && !h.includes('/.') && !/%2e/i.test(h) && schemes.has(h.charCodeAt(4) === 115 ? 'https:' : 'http:')) return h;
+  // without a base only absolute URLs can succeed; avoid the cost of a thrown TypeError
+  if (!base && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(h)) return null;
   try {
     const u = base ? new URL(h, base) : new URL(h);
     return schemes.has(u.protocol) ? u.href : null;

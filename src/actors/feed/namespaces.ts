@@ -88,11 +88,11 @@ function readDecls(attrs: string): Map<string, string> {
 }
 
 /**
- * A tag-name rewriter for this document: every `prefix:` bound to a known URI becomes its
+ * A tag-name rewriter for this document (null when no name needs rewriting): every `prefix:` bound to a known URI becomes its
  * canonical prefix, the root's primary vocabulary becomes unprefixed, and an unknown binding of
  * a canonical prefix is renamed so it cannot impersonate the real one.
  */
-export function tagNameRewriter(xml: string, root: RootInfo): (name: string) => string {
+export function tagNameRewriter(xml: string, root: RootInfo): ((name: string) => string) | null {
   const map = new Map<string, string>();
   const primary = PRIMARY.has(root.ns) ? root.ns : PRIMARY.has(root.defaultNs) ? root.defaultNs : '';
   for (const m of xml.matchAll(/\bxmlns:([\w.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
@@ -105,7 +105,9 @@ export function tagNameRewriter(xml: string, root: RootInfo): (name: string) => 
     else if (known !== undefined) map.set(prefix, known);
     else if (isCanonical(prefix)) map.set(prefix, `${prefix}_ns`);
   }
-  if (map.size === 0) return (name) => name;
+  // most feeds already use the canonical prefixes: then there is nothing to rewrite
+  for (const [from, to] of map) if (from === to) map.delete(from);
+  if (map.size === 0) return null;
   const cache = new Map<string, string>();
   return (name) => {
     const colon = name.indexOf(':');

@@ -37,16 +37,23 @@ const URL_ATTRS = new Set(['href', 'src', 'cite']);
 const NUMERIC_ATTRS = new Set(['width', 'height', 'colspan', 'rowspan', 'span', 'start', 'value']);
 const MAX_DEPTH = 64;
 
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escOne = (c: string): string => ESC[c]!;
+const TEXT_SPECIAL = /[&<>]/g;
+const ATTR_SPECIAL = /[&<>"]/g;
+
+/** Escape text for HTML output. */
 export function escapeText(s: string): string {
-  if (!/[&<>]/.test(s)) return s;
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  TEXT_SPECIAL.lastIndex = 0;
+  return TEXT_SPECIAL.test(s) ? s.replace(TEXT_SPECIAL, escOne) : s;
 }
 
 function escapeAttr(s: string): string {
-  if (!/[&<>"]/.test(s)) return s;
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  ATTR_SPECIAL.lastIndex = 0;
+  return ATTR_SPECIAL.test(s) ? s.replace(ATTR_SPECIAL, escOne) : s;
 }
 
+const NO_ATTRS: Map<string, string> = new Map();
 const ATTR_RE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
 function readAttrs(s: string): Map<string, string> {
@@ -79,12 +86,36 @@ function tagEnd(s: string, from: number): number {
 /** XHTML content often carries a prefix; other prefixes (`o:p` from Word) are not HTML. */
 const XHTML_PREFIXES = new Set(['xhtml', 'html', 'h', 'xh', 'x']);
 
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 58) || c === 45 || c === 95 || c === 46;
+}
+
+const localNames = new Map<string, string>();
+
 function localName(raw: string): string {
+  let v = localNames.get(raw);
+  if (v === undefined) {
+    v = computeLocalName(raw);
+    if (localNames.size < 2048) localNames.set(raw, v);
+  }
+  return v;
+}
+
+function computeLocalName(raw: string): string {
   const n = raw.toLowerCase();
   const colon = n.indexOf(':');
   if (colon === -1) return n;
   return XHTML_PREFIXES.has(n.slice(0, colon)) ? n.slice(colon + 1) : n;
 }
+
+/** Text between tags (it holds no `<`): decode entities, re-escape; most segments need neither. */
+function pushText(out: string[], s: string): void {
+  if (s.indexOf('&') !== -1) out.push(escapeText(decodeHTML(s)));
+  else out.push(s.indexOf('>') === -1 ? s : s.replace(/>/g, '&gt;'));
+}
+
+/** Attributes worth reading on an element whose own allow-list is empty. */
+const GLOBAL_HINT = /\b(?:lang|dir|xml:base)\s*=/i;
 
 /** Sanitise HTML; relative URLs resolve against `base` and nested `xml:base` attributes. */
 export function sanitizeHtml(input: string, base: string | null): Sanitized {
@@ -96,17 +127,13 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
   const n = input.length;
   let i = 0;
 
-  const text = (s: string): void => {
-    if (s.length > 0) out.push(escapeText(s.indexOf('&') === -1 ? s : decodeHTML(s)));
-  };
-
   while (i < n) {
     const lt = input.indexOf('<', i);
     if (lt === -1) {
-      text(input.slice(i));
+      pushText(out, input.slice(i));
       break;
     }
-    if (lt > i) text(input.slice(i, lt));
+    if (lt > i) pushText(out, input.slice(i, lt));
     const c1 = input.charCodeAt(lt + 1);
     if (c1 === 33 /* ! */) {
       if (input.startsWith('<!--', lt)) {
@@ -136,19 +163,14 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
       i = lt + 1;
       continue;
     }
-    const end = tagEnd(input, nameStart);
-    if (end === -1) {
-      // an unterminated tag at the end: drop it rather than leak markup as text
-      break;
-    }
-    const inner = input.slice(nameStart, input.charCodeAt(end) === 62 ? end : end + 1);
-    i = end + 1;
-    const sp = inner.search(/[\s/]/);
-    const rawName = sp === -1 ? inner : inner.slice(0, sp);
-    const name = localName(rawName);
-
     if (closing) {
-      const at = stack.lastIndexOf(name);
+      // end tags carry no attributes worth reading: find `>` and the name only
+      const gt = input.indexOf('>', nameStart);
+      if (gt === -1) break;
+      let ne = nameStart + 1;
+      while (ne < gt && isNameChar(input.charCodeAt(ne))) ne++;
+      i = gt + 1;
+      const at = stack.lastIndexOf(localName(input.slice(nameStart, ne)));
       if (at !== -1) {
         while (stack.length > at) {
           out.push(`</${stack.pop()}>`);
@@ -157,13 +179,31 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
       }
       continue;
     }
+    const end = tagEnd(input, nameStart);
+    if (end === -1) {
+      // an unterminated tag at the end: drop it rather than leak markup as text
+      break;
+    }
+    const inner = input.slice(nameStart, input.charCodeAt(end) === 62 ? end : end + 1);
+    i = end + 1;
+    let sp = 1;
+    while (sp < inner.length) {
+      const c = inner.charCodeAt(sp);
+      if (c === 32 || c === 47 || c === 10 || c === 9 || c === 13 || c === 12) break;
+      sp++;
+    }
+    const rawName = sp === inner.length ? inner : inner.slice(0, sp);
+    if (sp === inner.length) sp = -1;
+    const name = localName(rawName);
+
     if (DROP.has(name)) {
       if (!inner.endsWith('/')) i = skipElement(input, i, rawName.toLowerCase());
       continue;
     }
     const allowed = ALLOWED[name];
     if (!allowed) continue; // unknown element: unwrap (keep its content)
-    const attrs = readAttrs(sp === -1 ? '' : inner.slice(sp));
+    const attrText = sp === -1 ? '' : inner.slice(sp);
+    const attrs = allowed.length > 0 || GLOBAL_HINT.test(attrText) ? readAttrs(attrText) : NO_ATTRS;
     const isVoid = VOID.has(name);
     if (!isVoid && stack.length >= MAX_DEPTH) continue;
     let elBase = curBase;
@@ -171,16 +211,14 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
     if (xb !== undefined) elBase = childBase(xb, curBase);
 
     let tag = `<${name}`;
-    let ok = true;
+    let src: string | null = null;
     for (const a of allowed) {
       const v = attrs.get(a);
       if (v === undefined) continue;
       if (URL_ATTRS.has(a)) {
         const u = resolveUrl(v, elBase, a === 'href' ? HREF_SCHEMES : undefined);
-        if (u === null) {
-          if (a === 'src') ok = false;
-          continue;
-        }
+        if (u === null) continue;
+        if (a === 'src') src = u;
         tag += ` ${a}="${escapeAttr(u)}"`;
       } else if (NUMERIC_ATTRS.has(a)) {
         if (/^\s*\d{1,5}\s*$/.test(v)) tag += ` ${a}="${v.trim()}"`;
@@ -191,8 +229,8 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
       }
     }
     if (name === 'img') {
-      if (!ok || !attrs.has('src')) continue;
-      if (firstImage === null && !isTrackingPixel(attrs)) firstImage = resolveUrl(attrs.get('src'), elBase);
+      if (src === null) continue;
+      if (firstImage === null && !isTrackingPixel(attrs)) firstImage = src;
     }
     for (const a of GLOBAL_ATTRS) {
       const v = attrs.get(a);

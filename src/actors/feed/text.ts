@@ -78,6 +78,8 @@ function source(node: unknown, kind: TextKind, base64: boolean, ents: EntityCont
   return { src: v };
 }
 
+const NON_SPACE = /\S/;
+
 /** Sanitised HTML of a construct (summary, content); null when empty. */
 export function constructHtml(
   node: unknown,
@@ -89,7 +91,7 @@ export function constructHtml(
   if (node === undefined || kind === null) return null;
   const ownBase = childBase(attr(node, 'xml:base', ents), base);
   const { src, xmlBase } = source(node, kind, base64, ents);
-  if (src.trim().length === 0) return null;
+  if (!NON_SPACE.test(src)) return null;
   if (kind === 'text') return { html: escapeText(src.trim()), firstImage: null };
   const r = sanitizeHtml(src, childBase(xmlBase, ownBase));
   const html = r.html.trim();
