@@ -82,7 +82,7 @@ describe('a node in embedded mode', () => {
     expect(await get(`${node.url}/v1/ping-actor`)).toMatchObject({ status: 200, text: 'pong' });
     node.system.send('echo/2', { type: 'boom' });
     let rows: { address: string; type: string; error: string }[] = [];
-    for (let i = 0; i < 100 && rows.length === 0; i++) {
+    for (let i = 0; i < 500 && rows.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 20));
       rows = (await node.sql.query<{ address: string; type: string; error: string }>('SELECT address, type, error FROM dead_letters')).rows;
     }
