@@ -2,7 +2,7 @@ import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerArticleRoutes } from './routes/articles.js';
-import { bearerToken, jsonCached, type ApiDeps } from './routes/common.js';
+import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -25,7 +25,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   const known = new Set<string>([...(deps.apiTokens ?? []), ...(deps.adminToken ? [deps.adminToken] : [])]);
   const clientOf = (req: Request): string => {
     const t = known.size > 0 ? bearerToken(req) : null;
-    return t !== null && known.has(t) ? `t:${t}` : `ip:${req.ip}`;
+    return t !== null && known.has(t) ? `t:${t}` : `ip:${clientIp(req, deps.trustProxy)}`;
   };
   const wrap =
     (h: Handler): Handler =>

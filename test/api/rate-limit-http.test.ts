@@ -33,4 +33,18 @@ describe('per-client rate limits on public routes', () => {
     expect((await api.get('/v1/feed')).status).toBe(200);
     expect((await api.get('/v1/feed')).status).toBe(429);
   });
+
+  it('behind a trusted proxy, limits per forwarded client (the hop the proxy appended, not a spoofable earlier one)', async () => {
+    const proxied = await startApi(db.sql, new MemoryCache(), { rateLimit: { rps: 1, burst: 2 }, now: () => t, trustProxy: true });
+    try {
+      const as = (xff: string) => proxied.get('/v1/feed?limit=1', { 'x-forwarded-for': xff });
+      expect((await as('203.0.113.7')).status).toBe(200);
+      expect((await as('203.0.113.7')).status).toBe(200);
+      expect((await as('203.0.113.7')).status).toBe(429);
+      expect((await as('1.2.3.4, 203.0.113.7')).status).toBe(429); // a forged first hop buys nothing
+      expect((await as('198.51.100.9')).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
 });

@@ -26,6 +26,11 @@ export interface ApiDeps {
   apiTokens?: readonly string[];
   /** salt for hashing click readers; random per process when absent */
   readerSalt?: string;
+  /**
+   * behind a reverse proxy: take the client address from the last `X-Forwarded-For` hop (the
+   * one the proxy appended; earlier hops are client-supplied and spoofable). Off by default.
+   */
+  trustProxy?: boolean;
   /** told after admin routes add or remove publishers, so schedulers need not poll the table */
   onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
 }
@@ -108,4 +113,17 @@ export function bearerToken(req: Request): string | null {
   if (!h) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
   return m ? m[1]! : null;
+}
+
+/** The client's address: the socket peer, or the proxy-appended forwarded hop when trusted. */
+export function clientIp(req: Request, trustProxy: boolean | undefined): string {
+  if (trustProxy) {
+    const xff = req.headers['x-forwarded-for'];
+    if (xff) {
+      const hops = xff.split(',');
+      const last = hops[hops.length - 1]!.trim();
+      if (last !== '' && last.length <= 64) return last;
+    }
+  }
+  return req.ip;
 }

@@ -4,7 +4,7 @@ import { describeError } from '../../runtime/errors.js';
 import { silentLogger } from '../../runtime/log.js';
 import { parseId, readQuery } from '../params.js';
 import { HttpError, type Handler, type Router } from '../server.js';
-import { NO_STORE, type ApiDeps } from './common.js';
+import { NO_STORE, clientIp, type ApiDeps } from './common.js';
 
 /**
  * `GET /r/:id`: records the click and answers 302 to the article's stored source URL. The target
@@ -25,7 +25,7 @@ export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: 
       const target = safeTarget(a.url);
       if (!target) throw new HttpError(404, 'not_found', 'the article has no web address');
       try {
-        await deps.sql.query('INSERT INTO clicks (article_id, story_id, reader) VALUES ($1, $2, $3)', [a.id, a.story_id, readerOf(req.ip)]);
+        await deps.sql.query('INSERT INTO clicks (article_id, story_id, reader) VALUES ($1, $2, $3)', [a.id, a.story_id, readerOf(clientIp(req, deps.trustProxy))]);
       } catch (err) {
         // a lost click must not cost the reader the article
         log.warn({ err: describeError(err), article_id: a.id }, 'click not recorded');
