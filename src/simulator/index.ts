@@ -12,7 +12,9 @@
  * Layout: sites are path prefixes `/s/{id}/` on one host (home page, feed, `a/{n}-{slug}.html`
  * articles); `/robots.txt` (one file for the host: disallows the `robotsDisallow` sites and lists
  * sitemaps), `/opml.xml`, `/img/{id}-{n}.png` thumbnails, `/hub` (WebSub), `/_sim/stats.json` and
- * `/_sim/truth.json`. With an injected `now`, the world only moves by `tick`, `publish` and `burst`.
+ * `/_sim/truth.json`. With `vhosts: true` every site is its own host `{id}.sim.test:{port}` with its
+ * own robots.txt (resolve with `sim.lookup`). With an injected `now`, the world only moves by
+ * `tick`, `publish` and `burst`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +25,8 @@ import { DEFAULT_MISBEHAVIOUR, type MisbehaviourOptions } from './misbehaviour.j
 import { SimServer } from './server.js';
 import { SimStats, type PublisherCounters, type StatsSnapshot } from './stats.js';
 import { truthEvent, truthItem, type TruthEvent, type TruthItem } from './truth.js';
-import { feedUrl, hubUrl, siteUrl } from './urls.js';
+import { simLookup, type LookupFunction } from './lookup.js';
+import { SimUrls } from './urls.js';
 import { World } from './world.js';
 
 export type { Behaviour, FeedFormat, MisbehaviourMix, Section, StatsSnapshot, TruthEvent, TruthItem, PublisherCounters };
@@ -71,6 +74,11 @@ export interface SimulatorOptions {
   truth?: boolean;
   /** items per feed (default 20) */
   feedSize?: number;
+  /**
+   * give every site its own host `{id}.sim.test:{port}` (per-host politeness and robots.txt as on
+   * the real web); clients resolve those names with `sim.lookup` (default false: `/s/{id}/` paths)
+   */
+  vhosts?: boolean;
   /** publish due items on a real-time timer every this many ms (default 1000 with the real clock, off with an injected one) */
   autoAdvanceMs?: number;
 }
@@ -90,6 +98,8 @@ export interface Simulator {
   readonly port: number;
   readonly publishers: PublisherInfo[];
   readonly hub: WebSubHub | null;
+  /** a `dns.lookup` that maps `*.sim.test` to the simulator (for undici `connect.lookup`) */
+  readonly lookup: LookupFunction;
   /** the simulated clock */
   now(): number;
   /** advances simulated time and publishes what falls due; returns the new items */
@@ -117,12 +127,12 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function info(base: string, s: PublisherSpec, websub: boolean, rate: number): PublisherInfo {
+function info(urls: SimUrls, s: PublisherSpec, websub: boolean, rate: number): PublisherInfo {
   return {
-    id: s.id, name: s.name, feed_url: feedUrl(base, s), site_url: siteUrl(base, s.id), country: s.city.country,
+    id: s.id, name: s.name, feed_url: urls.feed(s), site_url: urls.site(s.id), country: s.city.country,
     section: s.section, format: s.format, behaviour: s.behaviour, kind: s.kind,
     items_per_hour: Math.round(rate * 100) / 100,
-    hub_url: websub && s.format !== 'sitemap' ? hubUrl(base) : null,
+    hub_url: websub && s.format !== 'sitemap' ? urls.hub() : null,
     ttl_minutes: s.ttlMinutes, max_age_seconds: s.maxAgeSeconds,
   };
 }
@@ -142,8 +152,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const addr = await listen(http, opts.port ?? 0, opts.host ?? '127.0.0.1');
   const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const base = `http://${hostPart}:${addr.port}`;
+  const urls = new SimUrls(base, opts.vhosts ? addr.port : null);
   const hub = websub
-    ? new WebSubHub({ url: hubUrl(base), now: () => world.now(), content: (topic) => sim?.topicContent(topic) ?? null })
+    ? new WebSubHub({ url: urls.hub(), now: () => world.now(), content: (topic) => sim?.topicContent(topic) ?? null })
     : null;
   const world: World = new World(specs, {
     seed, now: clock, backfillMs: opts.backfillMs, rateScale: opts.rateScale, keepTruth: opts.truth,
@@ -151,7 +162,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       if (!hub || !sim) return;
       for (const p of changed) {
         if (p.spec.format === 'sitemap') continue;
-        const topic = feedUrl(base, p.spec);
+        const topic = urls.feed(p.spec);
         if (hub.subscriptions(topic).length > 0) void hub.publish(topic);
       }
     },
@@ -166,11 +177,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     },
   }));
   const truth = (): { items: TruthItem[]; events: TruthEvent[] } => ({
-    items: world.allItems().map((i) => truthItem(base, i, world.wireOriginals)),
+    items: world.allItems().map((i) => truthItem(urls, i, world.wireOriginals)),
     events: [...world.newsroom.events.values()].map(truthEvent),
   });
   const server = new SimServer({
-    ctx: { base, world, websub, feedSize: opts.feedSize ?? 20 },
+    ctx: { urls, world, websub, feedSize: opts.feedSize ?? 20 },
     world, specs, hub, stats, misbehaviour: { ...DEFAULT_MISBEHAVIOUR, ...opts.misbehaviour },
     opmlTitle: `newsagg simulator (seed ${seed}, ${specs.length} publishers)`,
     truthJson: () => JSON.stringify(truth()),
@@ -179,12 +190,13 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const autoMs = opts.autoAdvanceMs ?? (opts.now ? 0 : 1000);
   const timer = autoMs > 0 ? setInterval(() => world.advance(), autoMs) : null;
   timer?.unref();
-  const toTruth = (items: ReturnType<World['advance']>): TruthItem[] => items.map((i) => truthItem(base, i, world.wireOriginals));
+  const toTruth = (items: ReturnType<World['advance']>): TruthItem[] => items.map((i) => truthItem(urls, i, world.wireOriginals));
   return {
     url: base,
     port: addr.port,
-    publishers: specs.map((s) => info(base, s, websub, world.rateOf(s))),
+    publishers: specs.map((s) => info(urls, s, websub, world.rateOf(s))),
     hub,
+    lookup: simLookup(addr.address, addr.family === 'IPv6' ? 6 : 4),
     now: () => world.now(),
     tick: (ms) => toTruth(world.tick(ms)),
     publish: (n, id) => toTruth(world.publish(n, id)),

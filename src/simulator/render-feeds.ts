@@ -1,10 +1,10 @@
-import { esc, feedUrl, hubUrl, itemUrl, siteUrl, thumbUrl } from './urls.js';
+import { esc, type SimUrls } from './urls.js';
 import { summaryOf, type Story } from './writer.js';
 import type { PublisherState, SimItem, World } from './world.js';
 
 /** What every renderer needs besides the publisher. */
 export interface RenderContext {
-  readonly base: string;
+  readonly urls: SimUrls;
   readonly world: World;
   /** feeds advertise the hub (`<atom:link rel="hub">`, JSON Feed `hubs`) */
   readonly websub: boolean;
@@ -28,25 +28,25 @@ function html(story: Story): string {
 /** RSS 2.0 with atom, media, content and dc namespaces, as most news sites serve it. */
 export function renderRss(ctx: RenderContext, pub: PublisherState): Rendered {
   const s = pub.spec;
-  const self = feedUrl(ctx.base, s);
+  const self = ctx.urls.feed(s);
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/"',
     ' xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/">\n<channel>\n',
-    `<title>${esc(s.name)}</title>\n<link>${esc(siteUrl(ctx.base, s.id))}</link>\n`,
+    `<title>${esc(s.name)}</title>\n<link>${esc(ctx.urls.site(s.id))}</link>\n`,
     `<description>${esc(`${s.section} news from ${s.name}, ${s.city.city}`)}</description>\n<language>en</language>\n`,
     `<lastBuildDate>${new Date(pub.lastModified).toUTCString()}</lastBuildDate>\n`,
     `<atom:link rel="self" type="application/rss+xml" href="${esc(self)}"/>\n`,
   ];
-  if (ctx.websub) parts.push(`<atom:link rel="hub" href="${esc(hubUrl(ctx.base))}"/>\n`);
+  if (ctx.websub) parts.push(`<atom:link rel="hub" href="${esc(ctx.urls.hub())}"/>\n`);
   if (s.ttlMinutes !== null) parts.push(`<ttl>${s.ttlMinutes}</ttl>\n`);
   for (const { item, story } of latest(ctx, pub)) {
-    parts.push('<item>\n', `<title>${esc(story.title)}</title>\n<link>${esc(itemUrl(ctx.base, item))}</link>\n`,
+    parts.push('<item>\n', `<title>${esc(story.title)}</title>\n<link>${esc(ctx.urls.item(item))}</link>\n`,
       `<guid isPermaLink="false">${esc(item.guid)}</guid>\n<pubDate>${new Date(item.publishedAt).toUTCString()}</pubDate>\n`,
       `<dc:creator>${esc(story.author)}</dc:creator>\n<category>${item.category}</category>\n`,
       `<description>${esc(summaryOf(story))}</description>\n`);
     if (s.fullContent) parts.push(`<content:encoded><![CDATA[${html(story)}]]></content:encoded>\n`);
-    if (item.thumbnail) parts.push(`<media:thumbnail url="${esc(thumbUrl(ctx.base, item))}" width="64" height="36"/>\n`);
+    if (item.thumbnail) parts.push(`<media:thumbnail url="${esc(ctx.urls.thumb(item))}" width="64" height="36"/>\n`);
     parts.push('</item>\n');
   }
   parts.push('</channel>\n</rss>\n');
@@ -61,19 +61,19 @@ export function renderAtom(ctx: RenderContext, pub: PublisherState): Rendered {
     '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/" xml:lang="en">\n',
     `<title>${esc(s.name)}</title>\n<id>urn:newsagg-sim:${s.id}</id>\n`,
     `<updated>${new Date(pub.lastModified).toISOString()}</updated>\n`,
-    `<link rel="alternate" type="text/html" href="${esc(siteUrl(ctx.base, s.id))}"/>\n`,
-    `<link rel="self" type="application/atom+xml" href="${esc(feedUrl(ctx.base, s))}"/>\n`,
+    `<link rel="alternate" type="text/html" href="${esc(ctx.urls.site(s.id))}"/>\n`,
+    `<link rel="self" type="application/atom+xml" href="${esc(ctx.urls.feed(s))}"/>\n`,
   ];
-  if (ctx.websub) parts.push(`<link rel="hub" href="${esc(hubUrl(ctx.base))}"/>\n`);
+  if (ctx.websub) parts.push(`<link rel="hub" href="${esc(ctx.urls.hub())}"/>\n`);
   for (const { item, story } of latest(ctx, pub)) {
     const ts = new Date(item.publishedAt).toISOString();
     parts.push('<entry>\n', `<title type="text">${esc(story.title)}</title>\n<id>${esc(item.guid)}</id>\n`,
-      `<link rel="alternate" type="text/html" href="${esc(itemUrl(ctx.base, item))}"/>\n`,
+      `<link rel="alternate" type="text/html" href="${esc(ctx.urls.item(item))}"/>\n`,
       `<published>${ts}</published>\n<updated>${ts}</updated>\n`,
       `<author><name>${esc(story.author)}</name></author>\n<category term="${item.category}"/>\n`,
       `<summary type="text">${esc(summaryOf(story))}</summary>\n`);
     if (s.fullContent) parts.push(`<content type="html">${esc(html(story))}</content>\n`);
-    if (item.thumbnail) parts.push(`<media:thumbnail url="${esc(thumbUrl(ctx.base, item))}" width="64" height="36"/>\n`);
+    if (item.thumbnail) parts.push(`<media:thumbnail url="${esc(ctx.urls.thumb(item))}" width="64" height="36"/>\n`);
     parts.push('</entry>\n');
   }
   parts.push('</feed>\n');
@@ -86,20 +86,20 @@ export function renderJsonFeed(ctx: RenderContext, pub: PublisherState): Rendere
   const doc: Record<string, unknown> = {
     version: 'https://jsonfeed.org/version/1.1',
     title: s.name,
-    home_page_url: siteUrl(ctx.base, s.id),
-    feed_url: feedUrl(ctx.base, s),
+    home_page_url: ctx.urls.site(s.id),
+    feed_url: ctx.urls.feed(s),
     language: 'en',
-    ...(ctx.websub ? { hubs: [{ type: 'WebSub', url: hubUrl(ctx.base) }] } : {}),
+    ...(ctx.websub ? { hubs: [{ type: 'WebSub', url: ctx.urls.hub() }] } : {}),
     items: latest(ctx, pub).map(({ item, story }) => ({
       id: item.guid,
-      url: itemUrl(ctx.base, item),
+      url: ctx.urls.item(item),
       title: story.title,
       summary: summaryOf(story),
       ...(s.fullContent ? { content_html: html(story) } : { content_text: summaryOf(story) }),
       date_published: new Date(item.publishedAt).toISOString(),
       authors: [{ name: story.author }],
       tags: [item.category],
-      ...(item.thumbnail ? { image: thumbUrl(ctx.base, item) } : {}),
+      ...(item.thumbnail ? { image: ctx.urls.thumb(item) } : {}),
     })),
   };
   return { body: `${JSON.stringify(doc, null, 1)}\n`, contentType: 'application/feed+json; charset=utf-8' };
@@ -115,11 +115,11 @@ export function renderSitemap(ctx: RenderContext, pub: PublisherState): Rendered
   ];
   for (const { item, story } of latest(ctx, pub)) {
     const ts = new Date(item.publishedAt).toISOString();
-    parts.push('<url>\n', `<loc>${esc(itemUrl(ctx.base, item))}</loc>\n<lastmod>${ts}</lastmod>\n`,
+    parts.push('<url>\n', `<loc>${esc(ctx.urls.item(item))}</loc>\n<lastmod>${ts}</lastmod>\n`,
       '<news:news>\n<news:publication>', `<news:name>${esc(s.name)}</news:name><news:language>en</news:language>`,
       '</news:publication>\n', `<news:publication_date>${ts}</news:publication_date>\n`,
       `<news:title>${esc(story.title)}</news:title>\n<news:keywords>${item.category}</news:keywords>\n</news:news>\n`);
-    if (item.thumbnail) parts.push(`<image:image><image:loc>${esc(thumbUrl(ctx.base, item))}</image:loc></image:image>\n`);
+    if (item.thumbnail) parts.push(`<image:image><image:loc>${esc(ctx.urls.thumb(item))}</image:loc></image:image>\n`);
     parts.push('</url>\n');
   }
   parts.push('</urlset>\n');

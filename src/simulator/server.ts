@@ -7,9 +7,9 @@ import { malformBody, streamHuge, type MisbehaviourOptions } from './misbehaviou
 import { thumbnailPng } from './png.js';
 import { hashString } from './prng.js';
 import { renderFeed, type RenderContext } from './render-feeds.js';
-import { renderArticle, renderHome, renderOpml, renderRobots } from './render-site.js';
+import { renderArticle, renderHome, renderOpml, renderRobots, renderSiteRobots } from './render-site.js';
 import { SimStats } from './stats.js';
-import { FEED_FILE, feedUrl } from './urls.js';
+import { FEED_FILE } from './urls.js';
 import type { PublisherState, World } from './world.js';
 
 /** A rendered feed version, with both encodings and their strong validators. */
@@ -69,16 +69,15 @@ export class SimServer {
 
   /** Topic URL -> current feed content, for the hub. */
   topicContent(topic: string): { body: Buffer; contentType: string } | null {
-    let path: string;
+    let url: URL;
     try {
-      path = new URL(topic).pathname;
+      url = new URL(topic);
     } catch {
       return null;
     }
-    const m = SITE_RE.exec(path);
-    if (!m) return null;
-    const pub = this.lookup(m[1] as string);
-    if (!pub || pub.spec.format === 'sitemap' || topic !== feedUrl(this.d.ctx.base, pub.spec)) return null;
+    const id = this.d.ctx.urls.vhostOf(url.host) ?? SITE_RE.exec(url.pathname)?.[1];
+    const pub = id ? this.lookup(id) : null;
+    if (!pub || pub.spec.format === 'sitemap' || topic !== this.d.ctx.urls.feed(pub.spec)) return null;
     const fv = this.feed(pub);
     return { body: fv.body, contentType: fv.contentType };
   }
@@ -102,11 +101,19 @@ export class SimServer {
     const method = req.method ?? 'GET';
     this.d.world.advance();
     res.on('finish', () => this.d.stats.response(res.statusCode));
+    const vhost = this.d.ctx.urls.vhostOf(req.headers.host);
+    if (vhost !== null) {
+      const pub = this.lookup(vhost);
+      if (!pub) return this.send(res, 404, 'text/plain', 'no such site');
+      if (method !== 'GET' && method !== 'HEAD') return this.send(res, 405, 'text/plain', 'method not allowed', { Allow: 'GET, HEAD' });
+      if (path === '/robots.txt') return this.send(res, 200, 'text/plain; charset=utf-8', renderSiteRobots(this.d.ctx.urls, pub.spec));
+      return this.site(req, res, pub, path.slice(1));
+    }
     if (method === 'POST' && path === '/hub') return this.hubRequest(req, res);
     if (method !== 'GET' && method !== 'HEAD') return this.send(res, 405, 'text/plain', 'method not allowed', { Allow: 'GET, HEAD' });
-    if (path === '/robots.txt') return this.send(res, 200, 'text/plain; charset=utf-8', renderRobots(this.d.ctx.base, this.d.specs));
+    if (path === '/robots.txt') return this.send(res, 200, 'text/plain; charset=utf-8', renderRobots(this.d.ctx.urls, this.d.specs));
     if (path === '/opml.xml') {
-      return this.page(req, res, 'text/x-opml; charset=utf-8', renderOpml(this.d.ctx.base, this.d.specs, this.d.opmlTitle, this.d.world.now()));
+      return this.page(req, res, 'text/x-opml; charset=utf-8', renderOpml(this.d.ctx.urls, this.d.specs, this.d.opmlTitle, this.d.world.now()));
     }
     if (path === '/_sim/stats.json') return this.send(res, 200, 'application/json', JSON.stringify(this.d.stats.snapshot()));
     if (path === '/_sim/truth.json') return this.page(req, res, 'application/json', this.d.truthJson());
@@ -115,7 +122,11 @@ export class SimServer {
     const site = SITE_RE.exec(path);
     const pub = site ? this.lookup(site[1] as string) : null;
     if (!site || !pub) return this.send(res, 404, 'text/plain', 'not found');
-    const rest = site[2] as string;
+    return this.site(req, res, pub, site[2] as string);
+  };
+
+  /** A request for `rest` (path below the site root) on a publisher's site. */
+  private site(req: IncomingMessage, res: ServerResponse, pub: PublisherState, rest: string): void {
     this.d.stats.siteRequest(pub.spec.id);
     if (pub.spec.behaviour === 'robotsDisallow') this.d.stats.robotsViolation(pub.spec.id);
     if (rest === FEED_FILE[pub.spec.format]) return this.feedRequest(req, res, pub);
@@ -123,7 +134,7 @@ export class SimServer {
     const loop = /^loop\/(\d)$/.exec(rest);
     if (loop && pub.spec.behaviour === 'redirectLoop') {
       const next = loop[1] === '1' ? 'loop/2' : FEED_FILE[pub.spec.format];
-      return this.redirect(res, `${this.d.ctx.base}/s/${pub.spec.id}/${next}`);
+      return this.redirect(res, `${this.d.ctx.urls.site(pub.spec.id)}${next}`);
     }
     const art = ARTICLE_RE.exec(rest);
     if (art) {
@@ -132,7 +143,7 @@ export class SimServer {
       return this.send(res, 404, 'text/html', '<!doctype html><title>Not found</title><p>This article is no longer available.</p>');
     }
     return this.send(res, 404, 'text/plain', 'not found');
-  };
+  }
 
   private feedRequest(req: IncomingMessage, res: ServerResponse, pub: PublisherState): void {
     const s = pub.spec;
@@ -141,7 +152,7 @@ export class SimServer {
       case 'error500':
         return this.send(res, 500, 'text/html', '<!doctype html><title>500 Internal Server Error</title><h1>Internal Server Error</h1>');
       case 'redirectLoop':
-        return this.redirect(res, `${this.d.ctx.base}/s/${s.id}/loop/1`);
+        return this.redirect(res, `${this.d.ctx.urls.site(s.id)}loop/1`);
       case 'huge':
         if (req.method === 'HEAD') return this.send(res, 200, 'application/rss+xml', '');
         return streamHuge(res, this.d.misbehaviour.hugeBytes, s.format);

@@ -1,5 +1,5 @@
 import type { SimEvent } from './events.js';
-import { itemUrl } from './urls.js';
+import type { SimUrls } from './urls.js';
 import type { Edits } from './writer.js';
 import type { SimItem } from './world.js';
 
@@ -38,9 +38,9 @@ export interface TruthEvent {
   breaking: boolean;
 }
 
-export function truthItem(base: string, i: SimItem, wireOriginals: ReadonlyMap<string, string>): TruthItem {
+export function truthItem(urls: SimUrls, i: SimItem, wireOriginals: ReadonlyMap<string, string>): TruthItem {
   return {
-    id: i.guid, url: itemUrl(base, i), publisher_id: i.publisherId, title: i.title, event_id: i.eventId,
+    id: i.guid, url: urls.item(i), publisher_id: i.publisherId, title: i.title, event_id: i.eventId,
     wire_id: i.wireId, wire_original_id: i.wireId === null ? null : wireOriginals.get(i.wireId) ?? null, role: i.role, category: i.category, published_at: i.publishedAt, edits: i.edits,
   };
 }

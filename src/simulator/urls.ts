@@ -1,10 +1,7 @@
 import type { FeedFormat, PublisherSpec } from './catalogue.js';
 import type { SimItem } from './world.js';
 
-/**
- * Where things live on the simulator. One server plays every publisher; each site is a path
- * prefix `/s/{id}/` (robots rules for all sites are in the one `/robots.txt`).
- */
+/** Feed file name per format, relative to the site root. */
 export const FEED_FILE: Record<FeedFormat, string> = {
   rss: 'rss.xml',
   atom: 'atom.xml',
@@ -12,28 +9,49 @@ export const FEED_FILE: Record<FeedFormat, string> = {
   sitemap: 'sitemap-news.xml',
 };
 
+/** The reserved testing TLD (RFC 2606): per-site host names never leak onto the real network. */
+export const VHOST_DOMAIN = 'sim.test';
+
 export function sitePath(id: string): string {
   return `/s/${id}/`;
 }
 
-export function siteUrl(base: string, id: string): string {
-  return `${base}${sitePath(id)}`;
-}
+/**
+ * Where things live on the simulator. One server plays every publisher. By default each site is
+ * a path prefix `/s/{id}/` of the one host; with virtual hosts each site is its own host
+ * `{id}.sim.test:{port}` (the client maps `*.sim.test` to the simulator's address), so per-host
+ * politeness and per-site robots.txt work as on the real web. Thumbnails, OPML and the hub stay
+ * on the main host.
+ */
+export class SimUrls {
+  constructor(readonly base: string, readonly vhostPort: number | null = null) {}
 
-export function feedUrl(base: string, spec: Pick<PublisherSpec, 'id' | 'format'>): string {
-  return `${siteUrl(base, spec.id)}${FEED_FILE[spec.format]}`;
-}
+  site(id: string): string {
+    return this.vhostPort === null ? `${this.base}${sitePath(id)}` : `http://${id}.${VHOST_DOMAIN}:${this.vhostPort}/`;
+  }
 
-export function itemUrl(base: string, item: Pick<SimItem, 'publisherId' | 'seq' | 'slug'>): string {
-  return `${siteUrl(base, item.publisherId)}a/${item.seq}-${item.slug}.html`;
-}
+  feed(spec: Pick<PublisherSpec, 'id' | 'format'>): string {
+    return `${this.site(spec.id)}${FEED_FILE[spec.format]}`;
+  }
 
-export function thumbUrl(base: string, item: Pick<SimItem, 'publisherId' | 'seq'>): string {
-  return `${base}/img/${item.publisherId}-${item.seq}.png`;
-}
+  item(item: Pick<SimItem, 'publisherId' | 'seq' | 'slug'>): string {
+    return `${this.site(item.publisherId)}a/${item.seq}-${item.slug}.html`;
+  }
 
-export function hubUrl(base: string): string {
-  return `${base}/hub`;
+  thumb(item: Pick<SimItem, 'publisherId' | 'seq'>): string {
+    return `${this.base}/img/${item.publisherId}-${item.seq}.png`;
+  }
+
+  hub(): string {
+    return `${this.base}/hub`;
+  }
+
+  /** The publisher id a request's Host header names, in virtual-host mode. */
+  vhostOf(host: string | undefined): string | null {
+    if (this.vhostPort === null || !host) return null;
+    const m = /^([a-z0-9]+)\.sim\.test(?::\d+)?$/i.exec(host);
+    return m ? (m[1] as string).toLowerCase() : null;
+  }
 }
 
 /** XML/HTML text and attribute escaping. */
