@@ -147,7 +147,8 @@ async function openCoverage(storyId) {
   try {
     const s = await getJson('/v1/stories/' + encodeURIComponent(storyId));
     $('coverage-title').textContent = s.story.title;
-    $('coverage-meta').textContent = s.story.article_count + ' articles from ' + s.story.publisher_count + ' publishers';
+    const plural = (n, w) => n + ' ' + w + (n === 1 ? '' : 's');
+    $('coverage-meta').textContent = plural(Math.max(s.story.article_count, s.articles.length), 'article') + ' from ' + plural(s.publishers.length, 'publisher');
     for (const a of s.articles) {
       list.append(el('li', { 'data-article': a.id },
         el('a', { href: clickUrl(a.id), target: '_blank', rel: 'noopener', text: a.title }),
