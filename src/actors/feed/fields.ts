@@ -1,6 +1,6 @@
 import type { EntityContext } from './entities.js';
 import { feedDateIso } from './dates.js';
-import { resolveUrl } from './links.js';
+import { childBase, resolveUrl } from './links.js';
 import { collapse } from './sanitize.js';
 import type { Enclosure } from './types.js';
 import { attr, kids, textOf, type XNode } from './xml.js';
@@ -23,7 +23,8 @@ export function atomLinks(node: unknown, ents: EntityContext, base: string | nul
   const out: AtomLinks = { alternate: null, self: null, hubs: [], enclosures: [] };
   let otherAlternate: string | null = null;
   for (const l of kids(node, name)) {
-    const href = resolveUrl(attr(l, 'href', ents) ?? (typeof l === 'string' ? textOf(l, ents) : undefined), base);
+    const lb = childBase(attr(l, 'xml:base', ents), base);
+    const href = resolveUrl(attr(l, 'href', ents) ?? (typeof l === 'string' ? textOf(l, ents) : undefined), lb);
     if (!href) continue;
     const rel = (attr(l, 'rel', ents) ?? 'alternate').trim().toLowerCase();
     const type = attr(l, 'type', ents)?.trim().toLowerCase();

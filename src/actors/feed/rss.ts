@@ -65,7 +65,7 @@ export function adaptRss(doc: XmlDocument, docBase: string | null, format: FeedF
 /** The RSS `<link>` text (or a stray `href`), resolved. */
 function rssLink(node: unknown, ents: EntityContext, base: string | null): string | null {
   for (const l of kids(node, 'link')) {
-    const u = resolveUrl(attr(l, 'href', ents) ?? textOf(l, ents), base);
+    const u = resolveUrl(attr(l, 'href', ents) ?? textOf(l, ents), childBase(attr(l, 'xml:base', ents), base));
     if (u) return u;
   }
   return null;
