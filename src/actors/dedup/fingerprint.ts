@@ -31,6 +31,7 @@ let titleTok = new Uint32Array(128);
 let bodyTok = new Uint32Array(4096);
 let feats = new Uint32Array(4096);
 let all = new Uint32Array(4096);
+const acc = new Int32Array(64);
 
 /**
  * The fingerprint of an article from its headline, snippet and (transient, optional) body text.
@@ -53,7 +54,7 @@ export function fingerprint(
   }
   const nt = tokenHashes(head, titleTok);
   const nb = tokenHashes(body, bodyTok.subarray(0, options.maxTokens));
-  const acc = new Int32Array(64);
+  acc.fill(0);
   let n = shingleHashes(titleTok, nt, options.simhashShingle, feats);
   accumulate(acc, feats, n, options.titleWeight);
   n = shingleHashes(bodyTok, nb, options.simhashShingle, feats);

@@ -32,10 +32,18 @@ const QUOTES: [RegExp, string][] = [
   [/[\u00A0\u2000-\u200B\u202F\u205F\u3000\uFEFF]/g, ' '],
 ];
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** NFKC, quotes/dashes/spaces folded to ASCII, lower case, whitespace collapsed. */
 export function fold(s: string): string {
-  let out = s.normalize('NFKC');
-  for (const [re, to] of QUOTES) out = out.replace(re, to);
+  let out = s;
+  // most English wire text is pure ASCII: NFKC and the folding tables cannot change it
+  if (NON_ASCII.test(out)) {
+    out = out.normalize('NFKC');
+    for (const [re, to] of QUOTES) out = out.replace(re, to);
+  } else if (out.includes('`')) {
+    out = out.replace(/`/g, "'");
+  }
   return out.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
@@ -51,6 +59,8 @@ const FOOTER_START = /^\s*(?:copyright\b|\(c\)|\u00a9|all rights reserved|this (
 /** short lines that are boilerplate wherever the marker sits */
 const FOOTER_ANYWHERE = /all rights reserved|may not be (?:published|reproduced|broadcast|rewritten|redistributed)/i;
 
+const GLUED_PROBE = /\u00a9|\(c\)|copyright|generated|published from/i;
+
 function isFooterLine(line: string): boolean {
   return FOOTER_START.test(line) || (line.length < 160 && FOOTER_ANYWHERE.test(line));
 }
@@ -65,10 +75,14 @@ const TITLE_SUFFIX_PIPE = /\s*\|\s*[^|]{1,60}$/;
  * paragraph, and a leading dateline.
  */
 export function removeBodyNoise(text: string): string {
-  // footers glued to the end of the last paragraph first, so the line checks see clean lines
-  let t = text.replace(/\s*(?:\u00a9|\(c\)|copyright\s+(?:\u00a9\s*)?\d{4}).{0,200}$/i, '');
-  t = t.replace(/\s*this (?:story|article) (?:was|has been) (?:auto-?generated|automatically generated|published from)[\s\S]{0,300}$/i, '');
-  t = t.replace(/\s*\((?:reporting|writing|editing|additional reporting) by [^)]{0,200}\)\s*$/i, '');
+  // footers glued to the end of the last paragraph first, so the line checks see clean lines;
+  // cheap probes first, as most bodies have none and the cutting patterns scan from every space
+  let t = text;
+  if (GLUED_PROBE.test(t)) {
+    t = t.replace(/\s*(?:\u00a9|\(c\)|copyright\s+(?:\u00a9\s*)?\d{4}).{0,200}$/i, '');
+    t = t.replace(/\s*this (?:story|article) (?:was|has been) (?:auto-?generated|automatically generated|published from)[\s\S]{0,300}$/i, '');
+  }
+  if (t.trimEnd().endsWith(')')) t = t.replace(/\s*\((?:reporting|writing|editing|additional reporting) by [^)]{0,200}\)\s*$/i, '');
   const lines = t.split(/\n+/).filter((l) => l.trim() !== '');
   let first = 0;
   while (first < Math.min(2, lines.length) && BYLINE_LINE.test(lines[first]!)) first++;

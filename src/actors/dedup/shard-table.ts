@@ -8,10 +8,10 @@ import { verifyCandidate, type VerifyPolicy } from './verify.js';
  * Layout, chosen for memory locality: a lookup must compare every entry sharing its 16-bit
  * block, so those entries should sit side by side. The table is a sorted *base* (entries
  * grouped by block value, CSR style: `offsets[h]..offsets[h+1]`) plus a small *delta* of recent
- * inserts chained per block. When the delta reaches an eighth of the base, both are merged by a
- * counting sort (O(n), amortised a few ns per insert); the merge also drops expired entries.
+ * inserts chained per block. When the delta reaches a sixteenth of the base, both are merged by a
+ * counting sort (O(n), amortised ~16 entry copies per insert); the merge also drops expired entries.
  * Records are 4 uint32 (hi, lo, time<<2|flags, handle) = 16 bytes, four to a cache line, plus
- * the 24-byte sketch: 40 bytes per entry in the base, 44 in the delta.
+ * the 16-byte sketch: 32 bytes per entry in the base, 36 in the delta.
  */
 // a module-local copy: imported bindings can cost a getter call per access under some loaders
 const SKETCH_BINS: number = SKETCH_BINS_EXPORTED;
@@ -155,7 +155,7 @@ export class ShardTable {
   }
 
   private insert(it: TableItem, h: number, t: number): void {
-    if (this.deltaCount >= Math.max(MIN_DELTA, this.baseCount >> 3)) this.merge(-1);
+    if (this.deltaCount >= Math.max(MIN_DELTA, this.baseCount >> 4)) this.merge(-1);
     const e = this.deltaCount++;
     if (e * 4 >= this.delta.length) this.growDelta();
     const r = e << 2;

@@ -1,4 +1,3 @@
-import { fmix32 } from './shingles.js';
 
 /**
  * 64-bit SimHash kept as two uint32 halves (`hi`, `lo`): JS bit operations are 32-bit, and a
@@ -15,15 +14,27 @@ const SEED_LO = 0x27d4eb2f;
 
 /** Adds `weight` times each feature into the 64 signed bit counters `acc`. */
 export function accumulate(acc: Int32Array, features: Uint32Array, count: number, weight = 1): void {
+  const w2 = weight * 2;
   for (let i = 0; i < count; i++) {
     const f = features[i]!;
-    const hi = fmix32(f ^ SEED_HI);
-    const lo = fmix32(f ^ SEED_LO);
+    const hi = fmix(f ^ SEED_HI);
+    const lo = fmix(f ^ SEED_LO);
+    // branch-free: feature bits are random, so an if per bit would mispredict half the time
     for (let b = 0; b < 32; b++) {
-      acc[b] += (hi >>> b) & 1 ? weight : -weight;
-      acc[32 + b] += (lo >>> b) & 1 ? weight : -weight;
+      acc[b] += ((hi >>> b) & 1) * w2 - weight;
+      acc[32 + b] += ((lo >>> b) & 1) * w2 - weight;
     }
   }
+}
+
+/** local copy of the murmur3 finaliser (hot loop: no cross-module call) */
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** The fingerprint of accumulated counters: bit set where the counter is positive. */

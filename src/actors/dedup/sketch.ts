@@ -2,20 +2,23 @@ import { fmix32 } from './shingles.js';
 
 /**
  * A small min-hash sketch of a shingle set: one-permutation hashing into `SKETCH_BINS` bins,
- * densified by rotation, keeping only the low 8 bits of each minimum (b-bit min-hash). 24 bytes
+ * densified by rotation, keeping only the low 8 bits of each minimum (b-bit min-hash). 16 bytes
  * per article let a dedup shard estimate the Jaccard similarity of two texts, which a SimHash
  * Hamming distance alone cannot tell apart from formulaic look-alikes.
  */
-export const SKETCH_BINS = 24;
+export const SKETCH_BINS = 16;
 const SEED_BIN = 0x68e31da4;
 const SEED_VAL = 0xb5297a4d;
 const EMPTY = 0xffffffff;
+// scratch, reused: sketches are computed one at a time per thread
+const mins = new Uint32Array(SKETCH_BINS);
+const seen = new Uint8Array(SKETCH_BINS);
 
 /** Sketch of `count` shingle hashes; null when there are none. */
 export function minhashSketch(shingles: Uint32Array, count: number): Uint8Array | null {
   if (count === 0) return null;
-  const mins = new Uint32Array(SKETCH_BINS).fill(EMPTY);
-  const seen = new Uint8Array(SKETCH_BINS);
+  mins.fill(EMPTY);
+  seen.fill(0);
   for (let i = 0; i < count; i++) {
     const s = shingles[i]!;
     const bin = fmix32(s ^ SEED_BIN) % SKETCH_BINS;

@@ -23,8 +23,8 @@ export interface VerifyPolicy {
 export const DEFAULT_VERIFY_POLICY: VerifyPolicy = {
   maxDistanceBare: 3,
   maxDistance: 18,
-  minSimilarityText: 0.5,
-  minSimilaritySnippet: 0.5,
+  minSimilarityText: 0.6,
+  minSimilaritySnippet: 0.6,
   closeDistance: 4,
   closeBonus: 0.15,
 };
