@@ -188,28 +188,19 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
     let capital = 0, lowerable = 0, allCaps = 0;
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      const lw = w.toLowerCase();
+      const upper = isUpper(w.charCodeAt(0));
+      // most words start in lower case: skip folding them (only capitalised words are looked up)
+      const lw = upper ? w.toLowerCase() : w;
       lows.push(lw);
       if (STOPWORDS.has(lw)) continue;
       lowerable++;
-      if (isUpper(w.charCodeAt(0))) capital++;
+      if (upper) capital++;
       if (w.length > 3 && w === w.toUpperCase()) allCaps++;
     }
     const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
     const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
 
-    const candidate = (i: number): boolean => {
-      const w = words[i]!;
-      if (!isUpper(w.charCodeAt(0))) return false;
-      const lw = lows[i]!;
-      const acronym = w.length >= 2 && w.length <= 5 && !shouting && w === w.toUpperCase();
-      if (acronym) return !NOT_NAMES.has(lw);
-      if (NOT_NAMES.has(lw)) return false;
-      if (lex.aliases.has(lw) || g.phrases.has(w) || g.firstWords.has(w)) return true;
-      if (STOPWORDS.has(lw)) return false;
-      if ((titleCase || shouting || starts[i]) && isCommon(lex.common, lw)) return false;
-      return true;
-    };
+    const candidate = (i: number): boolean => isCandidate(words[i]!, lows[i]!, starts[i]!, titleCase, shouting, lex, g);
 
     let i = 0;
     while (i < words.length) {
@@ -235,6 +226,18 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
   const entities = [...found.values()].sort((a, b) => b.n - a.n).map(({ name, type }) => ({ name, type }));
   const places = [...placeCount.entries()].sort((a, b) => b[1] - a[1]).map(([code]) => code);
   return { entities, places };
+}
+
+/** Can this word be part of a name? */
+function isCandidate(w: string, lw: string, start: boolean, titleCase: boolean, shouting: boolean, lex: Lexicon, g: Gazetteer): boolean {
+  if (!isUpper(w.charCodeAt(0))) return false;
+  const acronym = w.length >= 2 && w.length <= 5 && !shouting && w === w.toUpperCase();
+  if (acronym) return !NOT_NAMES.has(lw);
+  if (NOT_NAMES.has(lw)) return false;
+  if (lex.aliases.has(lw) || g.phrases.has(w) || g.firstWords.has(w)) return true;
+  if (STOPWORDS.has(lw)) return false;
+  if ((titleCase || shouting || start) && isCommon(lex.common, lw)) return false;
+  return true;
 }
 
 /** A run of name words: peel gazetteer places (longest match first), the rest are names. */

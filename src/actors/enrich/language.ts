@@ -34,6 +34,8 @@ LANGS.forEach((lang, li) => {
 });
 
 const COUNTS = new Int32Array(LANGS.length);
+/** franc compares only against languages we can name: fewer trigram tables to score */
+const FRANC_ONLY = Object.keys(ISO3_TO_1);
 
 /** "en-US", "EN_gb", "english" -> "en"; null when unusable. */
 export function normalizeLanguageTag(tag: string | null | undefined): string | null {
@@ -122,7 +124,7 @@ export function detectLanguage(text: string, declared: string | null | undefined
     if (hits === 0 && tokens.length > 0 && tokens.length < 4) return { language: 'en', via: 'default' };
   }
 
-  const ranked = francAll(text.length > 600 ? text.slice(0, 600) : text, { minLength: 8 });
+  const ranked = francAll(text.length > 600 ? text.slice(0, 600) : text, { minLength: 8, only: FRANC_ONLY });
   let bestLang: string | null = null;
   let bestScore = -1;
   for (const [code, score] of ranked) {

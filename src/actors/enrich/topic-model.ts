@@ -27,6 +27,8 @@ export interface TopicModel {
    * feature), added with weight `nbMix`: it helps on long texts where the regression saturates.
    */
   nb?: { bias: Float32Array; weights: Int8Array | Float32Array; scale: number; mix: number };
+  /** regression and NB weights side by side per bucket (built at load for cache locality) */
+  interleaved?: Int8Array;
 }
 
 /** The model file could not be read or is malformed. */
@@ -73,30 +75,36 @@ function urlFeatures(url: string, mask: number, out: number[]): void {
   }
 }
 
-/** Class scores (log-odds up to a constant) into `scores`; features are L2-normalised counts. */
+let accLr = new Float64Array(8);
+let accNb = new Float64Array(8);
+
+/** Class scores (log-odds up to a constant) into `scores`; regression features are L2-normalised counts. */
 export function scoreFeatures(m: TopicModel, features: readonly number[], scores: Float64Array): Float64Array {
   const C = m.classes.length;
-  for (let c = 0; c < C; c++) scores[c] = 0;
+  if (accLr.length < C) { accLr = new Float64Array(C); accNb = new Float64Array(C); }
+  for (let c = 0; c < C; c++) { accLr[c] = 0; accNb[c] = 0; }
   const n = features.length;
-  if (n > 0) {
+  const nb = m.nb;
+  if (nb && m.interleaved) {
+    // one pass over one memory region: [lr x C, nb x C] per bucket
+    const w = m.interleaved;
+    const C2 = 2 * C;
+    for (let i = 0; i < n; i++) {
+      const base = features[i]! * C2;
+      for (let c = 0; c < C; c++) { accLr[c]! += w[base + c]!; accNb[c]! += w[base + C + c]!; }
+    }
+  } else {
     const w = m.weights;
     for (let i = 0; i < n; i++) {
       const base = features[i]! * C;
-      for (let c = 0; c < C; c++) scores[c]! += w[base + c]!;
+      for (let c = 0; c < C; c++) accLr[c]! += w[base + c]!;
     }
-    const k = m.scale / Math.sqrt(n);
-    for (let c = 0; c < C; c++) scores[c] = scores[c]! * k;
   }
-  for (let c = 0; c < C; c++) scores[c]! += m.bias[c]!;
-  const nb = m.nb;
+  const k = n > 0 ? m.scale / Math.sqrt(n) : 0;
+  for (let c = 0; c < C; c++) scores[c] = accLr[c]! * k + m.bias[c]!;
   if (nb) {
-    const w = nb.weights;
-    const k = nb.scale * nb.mix;
-    for (let i = 0; i < n; i++) {
-      const base = features[i]! * C;
-      for (let c = 0; c < C; c++) scores[c]! += w[base + c]! * k;
-    }
-    for (let c = 0; c < C; c++) scores[c]! += nb.bias[c]! * nb.mix;
+    const kn = nb.scale * nb.mix;
+    for (let c = 0; c < C; c++) scores[c]! += accNb[c]! * kn + nb.bias[c]! * nb.mix;
   }
   return scores;
 }
@@ -177,6 +185,12 @@ export function loadTopicModel(path?: string | URL): TopicModel {
     const nbw = dequantiseB64(raw.nb.weights);
     if (nbw.length !== size) throw new TopicModelError('topic model NB weights have the wrong size');
     m.nb = { bias: Float32Array.from(raw.nb.bias), weights: nbw, scale: raw.nb.scale, mix: raw.nb.mix };
+    const C = raw.classes.length;
+    const inter = new Int8Array(size * 2);
+    for (let b = 0; b < raw.buckets; b++) {
+      for (let c = 0; c < C; c++) { inter[b * 2 * C + c] = weights[b * C + c]!; inter[b * 2 * C + C + c] = nbw[b * C + c]!; }
+    }
+    m.interleaved = inter;
   }
   if (path === undefined) cached = m;
   return m;

@@ -117,7 +117,8 @@ export class StoryClusterer {
   private readonly slots: (Story | null)[] = [];
   private readonly byId = new Map<string, Story>();
   private readonly articleStory = new Map<string, Story>();
-  private readonly postings = new Map<number, number[]>();
+  /** term id -> story slot, or slots once a second story posts the term (most terms have one) */
+  private readonly postings = new Map<number, number | number[]>();
   private readonly archive = new Map<string, StoryView>();
   private acc = new Float64Array(1024);
   private clock = -Infinity;
@@ -182,6 +183,7 @@ export class StoryClusterer {
       if (s.updated >= cutoff) continue;
       this.byId.delete(s.id);
       this.slots[s.slot] = null;
+      this.unpost(s);
       for (const id of s.articleIds) if (this.articleStory.get(id) === s) this.articleStory.delete(id);
       const v = this.view(s, false);
       if (this.opts.keepArchive !== false) this.archive.set(s.id, v);
@@ -198,8 +200,14 @@ export class StoryClusterer {
     for (let i = 0; i < f.salient.length; i++) {
       const id = f.salient[i]!;
       const list = this.postings.get(id);
-      if (!list) continue;
+      if (list === undefined) continue;
       const w = this.vocab.idf(id);
+      if (typeof list === 'number') {
+        if (this.slots[list] === null) continue;
+        if (acc[list] === 0) touched.push(list);
+        acc[list]! += w;
+        continue;
+      }
       for (let k = list.length - 1; k >= 0; k--) {
         const slot = list[k]!;
         if (this.slots[slot] === null) continue;
@@ -218,8 +226,10 @@ export class StoryClusterer {
       const id = ids[i]!;
       if (s.posted.includes(id)) continue;
       s.posted.push(id);
-      let list = this.postings.get(id);
-      if (!list) { list = []; this.postings.set(id, list); }
+      const cur = this.postings.get(id);
+      if (cur === undefined) { this.postings.set(id, s.slot); continue; }
+      const list = typeof cur === 'number' ? [cur] : cur;
+      if (list !== cur) this.postings.set(id, list);
       list.push(s.slot);
       if (list.length > POSTING_CAP) {
         // Drop evicted stories first; if the term is still crowded keep only the newest half.
@@ -227,6 +237,19 @@ export class StoryClusterer {
         if (live.length > POSTING_CAP / 2) live = live.slice(live.length - POSTING_CAP / 2);
         this.postings.set(id, live);
       }
+    }
+  }
+
+  /** Remove an evicted story from the index so terms of past stories do not pile up. */
+  private unpost(s: Story): void {
+    for (const id of s.posted) {
+      const cur = this.postings.get(id);
+      if (cur === undefined) continue;
+      if (typeof cur === 'number') { if (cur === s.slot) this.postings.delete(id); continue; }
+      const k = cur.indexOf(s.slot);
+      if (k >= 0) cur.splice(k, 1);
+      if (cur.length === 0) this.postings.delete(id);
+      else if (cur.length === 1) this.postings.set(id, cur[0]!);
     }
   }
 

@@ -34,7 +34,11 @@ const TEXT_CHARS = 1500;
 /** terms kept per article vector: enough for a long text to keep its specific details */
 const VEC_TERMS = 128;
 
+/** Shared empty id list: most articles name no place or person, and each typed array costs ~100 bytes. */
+const NO_IDS = new Int32Array(0);
+
 function sortedUnique(xs: number[]): Int32Array {
+  if (xs.length === 0) return NO_IDS;
   const a = Int32Array.from(new Set(xs));
   a.sort();
   return a;
