@@ -173,6 +173,9 @@ function decodeSegment(v: string): string {
   }
 }
 
+/** `LIBUS_LISTEN_EXCLUSIVE_PORT`: exported at runtime, only as an enum member in the typings */
+const EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+
 export interface HttpServerOptions {
   host: string;
   port: number;
@@ -205,7 +208,10 @@ export class HttpServer {
 
   listen(): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(this.opts.host, this.opts.port, (token) => {
+      // exclusive: uWS otherwise sets SO_REUSEPORT, and a second node on the same port would
+      // silently share it instead of failing at start
+      const listen = this.app.listen as unknown as (host: string, port: number, options: number, cb: (t: uWS.us_listen_socket | false) => void) => void;
+      listen.call(this.app, this.opts.host, this.opts.port, EXCLUSIVE_PORT, (token) => {
         if (!token) {
           reject(new NewsaggError('LISTEN_FAILED', `cannot listen on ${this.opts.host}:${this.opts.port} (in use or not permitted)`));
           return;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, HttpServer, Router, json } from '../../src/api/server.js';
@@ -141,5 +142,25 @@ describe('Router.match', () => {
     }
     const reply = await m.handler({} as never);
     expect({ name: JSON.parse(String(reply.body)), params: m.params }).toEqual(want);
+  });
+});
+
+describe('HttpServer.listen', () => {
+  it('refuses a port another process holds, even one that allows port sharing', async () => {
+    // a uWS server with default options sets SO_REUSEPORT; without an exclusive bind we would share its port
+    const code = `import uWS from 'uWebSockets.js';
+      uWS.App().listen('127.0.0.1', 0, (t) => { console.log(uWS.us_socket_local_port(t)); setTimeout(() => process.exit(0), 20000); });`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: new URL('../../', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+        child.once('exit', () => reject(new Error('helper exited')));
+      });
+      const s = new HttpServer({ host: '127.0.0.1', port, router: new Router() });
+      await expect(s.listen()).rejects.toThrow(`cannot listen on 127.0.0.1:${port}`);
+      await s.close(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
