@@ -1,5 +1,6 @@
 import { helpText, resolveConfig } from '../config.js';
 import { startNode } from '../node.js';
+import { componentsFor } from '../roles/index.js';
 import { ConfigError, NewsaggError, describeError } from '../runtime/errors.js';
 import { createLogger } from '../runtime/log.js';
 
@@ -44,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let node;
   try {
-    node = await startNode(config, { log });
+    node = await startNode(config, { log, components: componentsFor(config) });
   } catch (err) {
     if (err instanceof NewsaggError) {
       fail(err.userMessage);

@@ -19,6 +19,8 @@ export interface Sql {
   ping(): Promise<void>;
   close(): Promise<void>;
   readonly mode: 'postgres' | 'embedded';
+  /** a URL other threads or processes can connect to (embedded: the loopback socket); may carry credentials */
+  readonly url: string;
 }
 
 export interface OpenSqlOptions {
@@ -78,7 +80,7 @@ async function connectPool(
   }
   let closed = false;
   return {
-    ...poolSql(pool, mode),
+    ...poolSql(pool, mode, url),
     async close() {
       if (closed) return;
       closed = true;
@@ -95,16 +97,17 @@ async function run<T>(db: Queryable, text: string, params?: readonly unknown[]):
   return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
 }
 
-function poolSql(pool: pg.Pool, mode: Sql['mode']): Omit<Sql, 'close'> {
+function poolSql(pool: pg.Pool, mode: Sql['mode'], url: string): Omit<Sql, 'close'> {
   return {
     mode,
+    url,
     query: (text, params) => run(pool, text, params),
     async tx(fn) {
       const client = await pool.connect();
       let broken: unknown;
       try {
         await client.query('BEGIN');
-        const result = await fn(clientSql(client, mode, 0));
+        const result = await fn(clientSql(client, mode, url, 0));
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -123,15 +126,16 @@ function poolSql(pool: pg.Pool, mode: Sql['mode']): Omit<Sql, 'close'> {
   };
 }
 
-function clientSql(client: pg.PoolClient, mode: Sql['mode'], depth: number): Sql {
+function clientSql(client: pg.PoolClient, mode: Sql['mode'], url: string, depth: number): Sql {
   return {
     mode,
+    url,
     query: (text, params) => run(client, text, params),
     async tx(fn) {
       const sp = `sp_${depth + 1}`;
       await client.query(`SAVEPOINT ${sp}`);
       try {
-        const result = await fn(clientSql(client, mode, depth + 1));
+        const result = await fn(clientSql(client, mode, url, depth + 1));
         await client.query(`RELEASE SAVEPOINT ${sp}`);
         return result;
       } catch (err) {

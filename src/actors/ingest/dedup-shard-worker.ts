@@ -22,6 +22,7 @@ function workerSql(url: string): Sql {
   pool.on('error', () => {});
   const sql: Sql = {
     mode: 'postgres',
+    url,
     query: async <T>(text: string, params?: readonly unknown[]) => {
       const r = await pool.query(text, params as unknown[]);
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 } satisfies QueryResult<T>;

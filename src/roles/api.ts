@@ -1,0 +1,34 @@
+import type { Component, Node } from '../node.js';
+import { CursorCodec } from '../api/cursor.js';
+import { FeedService } from '../api/feed.js';
+import { registerApiRoutes } from '../api/routes.js';
+
+/**
+ * The API role of a node: the feed service (hot pages, snapshots, invalidation events) and the
+ * public routes on the node's router. Registered before the server listens.
+ */
+export function apiComponent(opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void } = {}): Component {
+  let feed: FeedService | null = null;
+  return {
+    name: 'api',
+    async start(node: Node) {
+      const codec = new CursorCodec(node.cursorSecret);
+      feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log });
+      await feed.start();
+      registerApiRoutes(node.router, {
+        sql: node.sql,
+        cache: node.cache,
+        feed,
+        codec,
+        adminToken: node.config.adminToken ?? null,
+        rateLimit: { rps: node.config.rateLimitRps, burst: node.config.rateLimitBurst },
+        dataDir: node.config.dataDir,
+        log: node.log,
+        ...(opts.onPublishersChanged ? { onPublishersChanged: opts.onPublishersChanged } : {}),
+      });
+    },
+    async stop() {
+      await feed?.stop();
+    },
+  };
+}
