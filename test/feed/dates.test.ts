@@ -42,6 +42,13 @@ describe('parseFeedDate: RFC 822 and relatives', () => {
     // US style with ordinal and am/pm
     ['May 19th, 2024 at 10:00 PM', '2024-05-19T22:00:00.000Z'],
     ['May 19, 2024 12:15 AM EST', '2024-05-19T05:15:00.000Z'],
+    // single-digit minutes and seconds (feedparser's RFC 822 reader accepts them too)
+    ['Sun, 16 Dec 2012 1:2:3 PST', '2012-12-16T09:02:03.000Z'],
+    // Perforce-style numeric date with weekday and zone, SQL Server style fraction
+    ['Fri, 2006/09/15 08:19:53 EDT', '2006-09-15T12:19:53.000Z'],
+    ['2004-07-08 23:56:58.0', '2004-07-08T23:56:58.000Z'],
+    ['03 Apr 02 1500 GMT', '2002-04-03T15:00:00.000Z'],
+    ['2009-01-12T5:40:14-05:00', '2009-01-12T10:40:14.000Z'],
     // leap second lands on :59
     ['Sat, 31 Dec 2016 23:59:60 GMT', '2016-12-31T23:59:59.000Z'],
   ])('%s', (input, expected) => {

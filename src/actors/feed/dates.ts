@@ -50,7 +50,7 @@ interface Parts {
 }
 
 const ISO =
-  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2}))?)?(?:(?:T|\s+|T\s*)(\d{2}):?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|UTC|GMT|UT|[+-]\d{2}(?::?\d{2})?)?$/i;
+  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2}))?)?(?:(?:T|\s+|T\s*)(\d{1,2}):?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|UTC|GMT|UT|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 function parseIso(s: string): Date | null {
   const m = ISO.exec(s);
@@ -154,7 +154,7 @@ function fold(w: string): string {
   return w.normalize('NFD').replace(/\p{M}/gu, '').replace(/\.+$/, '');
 }
 
-const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(am|pm|a\.m\.|p\.m\.)?(z|[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5})?$/;
+const TIME = /^(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?(am|pm|a\.m\.|p\.m\.)?(z|[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5})?$/;
 const NUM = /^(\d{1,4})(?:st|nd|rd|th|er|e|o|\.)?$/;
 const OFFSET = /^(?:gmt|utc|ut)?[+-]\d{1,2}(?::?\d{2})?$/;
 
@@ -228,7 +228,9 @@ function parseLoose(s: string): Date | null {
       continue;
     }
     if (WEEKDAYS.has(w)) continue;
-    if (time && ZONES.has(w) && zone === null) {
+    // a zone name follows the time; `1500 GMT` (time as a bare number) ends with one too
+    const lastZone = queue.length === 0 && w.length >= 2 && w !== 'at';
+    if ((time || lastZone) && ZONES.has(w) && zone === null) {
       zone = ZONES.get(w)!;
       continue;
     }
@@ -236,6 +238,11 @@ function parseLoose(s: string): Date | null {
     return null;
   }
 
+  // RFC 822 allows `1500` for 15:00 after a two-digit year: `03 Apr 02 1500 GMT`
+  if (!time && nums.length === 3 && nums[0]!.length <= 2 && nums[1]!.length <= 2 && /^([01]\d|2[0-3])[0-5]\d$/.test(nums[2]!)) {
+    const hhmm = nums.pop()!;
+    time = { y: 0, mo: 0, d: 0, h: +hhmm.slice(0, 2), mi: +hhmm.slice(2), sec: 0, ms: 0 };
+  }
   let y: number;
   let mo: number;
   let d: number;

@@ -25,7 +25,7 @@ export function parseFeed(body: Uint8Array | string, opts: ParseOptions = {}): P
   if (size === 0) throw new FeedParseError('PARSE_MALFORMED', 'empty document');
 
   if (typeof body !== 'string') body = gunzipIfCompressed(body, maxBytes);
-  const decoded = typeof body === 'string' ? { text: body.replace(/^\uFEFF/, ''), encoding: 'utf-16' } : decodeBody(body, opts.contentType);
+  const decoded = typeof body === 'string' ? { text: body.replace(/^\uFEFF/, ''), encoding: 'string' } : decodeBody(body, opts.contentType);
   const baseUrl = normaliseBase(opts.baseUrl);
   try {
     const adapted = adapt(decoded.text, baseUrl, opts.contentType);
