@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, HttpServer, Router, json } from '../../src/api/server.js';
 
@@ -148,14 +149,22 @@ describe('Router.match', () => {
 describe('HttpServer.listen', () => {
   it('refuses a port another process holds, even one that allows port sharing', async () => {
     // a uWS server with default options sets SO_REUSEPORT; without an exclusive bind we would share its port
+    // (a fixed port: Linux does not share a port that was picked with port 0)
+    const free = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
     const code = `import uWS from 'uWebSockets.js';
-      uWS.App().listen('127.0.0.1', 0, (t) => { console.log(uWS.us_socket_local_port(t)); setTimeout(() => process.exit(0), 20000); });`;
+      uWS.App().listen('127.0.0.1', ${free}, (t) => { console.log(t ? uWS.us_socket_local_port(t) : 0); setTimeout(() => process.exit(0), 20000); });`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: new URL('../../', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const port = await new Promise<number>((resolve, reject) => {
         child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
         child.once('exit', () => reject(new Error('helper exited')));
       });
+      expect(port).toBe(free);
       const s = new HttpServer({ host: '127.0.0.1', port, router: new Router() });
       await expect(s.listen()).rejects.toThrow(`cannot listen on 127.0.0.1:${port}`);
       await s.close(0);
