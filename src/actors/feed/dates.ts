@@ -1,4 +1,5 @@
 import { FILLERS, MONTHS, WEEKDAYS, ZONES } from './date-names.js';
+import { isKnownZone, zoneOffsetAt } from './time-zones.js';
 
 /**
  * Feed dates → UTC instants. Understands W3C-DTF / ISO 8601 (also compact and with a space),
@@ -116,38 +117,6 @@ function build(p: Parts, off: number | string): Date | null {
   const local = Date.UTC(p.y, p.mo - 1, p.d, h, p.mi, sec, p.ms);
   if (typeof off === 'string') return new Date(local - zoneOffsetAt(off, local) * 60_000);
   return new Date(local - off * 60_000);
-}
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-function zoneFormat(tz: string): Intl.DateTimeFormat | null {
-  let f = zoneFormats.get(tz);
-  if (f) return f;
-  try {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
-      hour: 'numeric', minute: 'numeric', second: 'numeric',
-    });
-  } catch {
-    return null;
-  }
-  if (zoneFormats.size < 512) zoneFormats.set(tz, f);
-  return f;
-}
-
-/** Offset (minutes east) of an IANA zone at a UTC instant. */
-function offsetAtInstant(f: Intl.DateTimeFormat, utc: number): number {
-  const parts: Record<string, number> = {};
-  for (const p of f.formatToParts(new Date(utc))) if (p.type !== 'literal') parts[p.type] = +p.value;
-  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return Math.round((asUtc - Math.floor(utc / 1000) * 1000) / 60_000);
-}
-
-/** Offset of an IANA zone for a wall-clock time in that zone (two passes settle DST edges). */
-function zoneOffsetAt(tz: string, wall: number): number {
-  const f = zoneFormat(tz)!;
-  const first = offsetAtInstant(f, wall);
-  return offsetAtInstant(f, wall - first * 60_000);
 }
 
 function fold(w: string): string {
@@ -285,7 +254,7 @@ function parseLoose(s: string): Date | null {
 function canonicalZone(original: string, lower: string): string | null {
   const m = original.match(/[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)+/g)?.find((z) => z.toLowerCase() === lower);
   const tz = m ?? lower;
-  return zoneFormat(tz) ? tz : null;
+  return isKnownZone(tz) ? tz : null;
 }
 
 /** `2024/05/19`, `19.05.2024` (day first), `05/19/2024` only when unambiguous. */
