@@ -169,9 +169,10 @@ export class World {
     const t = this.now();
     const outlets = this.publishers.filter((p) => p.spec.kind === 'outlet');
     const pool = outlets.length > 0 ? outlets : this.publishers;
+    const weights = publisherId ? [] : pool.map((p) => this.rateOf(p.spec) + 0.05);
     const due: Due[] = [];
     for (let i = 0; i < n; i++) {
-      const pub = publisherId ? this.publisher(publisherId) : (pool[this.rng.weighted(pool.map((p) => this.rateOf(p.spec) + 0.05))] as PublisherState);
+      const pub = publisherId ? this.publisher(publisherId) : (pool[this.rng.weighted(weights)] as PublisherState);
       due.push({ at: t, pub });
     }
     return this.publishDue(due);
