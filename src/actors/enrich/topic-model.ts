@@ -95,9 +95,11 @@ export function scoreFeatures(m: TopicModel, features: readonly number[], scores
     }
   } else {
     const w = m.weights;
+    const wn = nb?.weights;
     for (let i = 0; i < n; i++) {
       const base = features[i]! * C;
       for (let c = 0; c < C; c++) accLr[c]! += w[base + c]!;
+      if (wn) for (let c = 0; c < C; c++) accNb[c]! += wn[base + c]!;
     }
   }
   const k = n > 0 ? m.scale / Math.sqrt(n) : 0;
