@@ -9,7 +9,7 @@ export class Metrics {
   readonly registry = new Registry();
 
   constructor(options: { defaults?: boolean } = {}) {
-    if (options.defaults) collectDefaultMetrics({ register: this.registry, prefix: 'newsagg_process_' });
+    if (options.defaults) collectDefaultMetrics({ register: this.registry, prefix: 'newsagg_' });
   }
 
   counter(name: string, help: string, labelNames: readonly string[] = [], collect?: (c: Counter<string>) => void): Counter<string> {
