@@ -17,8 +17,21 @@ export interface Rendered {
   readonly contentType: string;
 }
 
-function latest(ctx: RenderContext, pub: PublisherState): { item: SimItem; story: Story }[] {
-  return pub.items.slice(0, ctx.feedSize).map((item) => ({ item, story: ctx.world.storyOf(item) }));
+/**
+ * Rendered item fragments, per item object. A publisher has one format and items never change,
+ * so a new feed version re-renders only its new items (the rest is string joins).
+ */
+const fragments = new WeakMap<SimItem, string>();
+
+function latest(ctx: RenderContext, pub: PublisherState, render: (item: SimItem, story: Story) => string): string[] {
+  return pub.items.slice(0, ctx.feedSize).map((item) => {
+    let f = fragments.get(item);
+    if (f === undefined) {
+      f = render(item, ctx.world.storyOf(item));
+      fragments.set(item, f);
+    }
+    return f;
+  });
 }
 
 function html(story: Story): string {
@@ -40,15 +53,13 @@ export function renderRss(ctx: RenderContext, pub: PublisherState): Rendered {
   ];
   if (ctx.websub) parts.push(`<atom:link rel="hub" href="${esc(ctx.urls.hub())}"/>\n`);
   if (s.ttlMinutes !== null) parts.push(`<ttl>${s.ttlMinutes}</ttl>\n`);
-  for (const { item, story } of latest(ctx, pub)) {
-    parts.push('<item>\n', `<title>${esc(story.title)}</title>\n<link>${esc(ctx.urls.item(item))}</link>\n`,
-      `<guid isPermaLink="false">${esc(item.guid)}</guid>\n<pubDate>${new Date(item.publishedAt).toUTCString()}</pubDate>\n`,
-      `<dc:creator>${esc(story.author)}</dc:creator>\n<category>${item.category}</category>\n`,
-      `<description>${esc(summaryOf(story))}</description>\n`);
-    if (s.fullContent) parts.push(`<content:encoded><![CDATA[${html(story)}]]></content:encoded>\n`);
-    if (item.thumbnail) parts.push(`<media:thumbnail url="${esc(ctx.urls.thumb(item))}" width="64" height="36"/>\n`);
-    parts.push('</item>\n');
-  }
+  parts.push(...latest(ctx, pub, (item, story) => ['<item>\n', `<title>${esc(story.title)}</title>\n<link>${esc(ctx.urls.item(item))}</link>\n`,
+    `<guid isPermaLink="false">${esc(item.guid)}</guid>\n<pubDate>${new Date(item.publishedAt).toUTCString()}</pubDate>\n`,
+    `<dc:creator>${esc(story.author)}</dc:creator>\n<category>${item.category}</category>\n`,
+    `<description>${esc(summaryOf(story))}</description>\n`,
+    s.fullContent ? `<content:encoded><![CDATA[${html(story)}]]></content:encoded>\n` : '',
+    item.thumbnail ? `<media:thumbnail url="${esc(ctx.urls.thumb(item))}" width="64" height="36"/>\n` : '',
+    '</item>\n'].join('')));
   parts.push('</channel>\n</rss>\n');
   return { body: parts.join(''), contentType: 'application/rss+xml; charset=utf-8' };
 }
@@ -65,17 +76,17 @@ export function renderAtom(ctx: RenderContext, pub: PublisherState): Rendered {
     `<link rel="self" type="application/atom+xml" href="${esc(ctx.urls.feed(s))}"/>\n`,
   ];
   if (ctx.websub) parts.push(`<link rel="hub" href="${esc(ctx.urls.hub())}"/>\n`);
-  for (const { item, story } of latest(ctx, pub)) {
+  parts.push(...latest(ctx, pub, (item, story) => {
     const ts = new Date(item.publishedAt).toISOString();
-    parts.push('<entry>\n', `<title type="text">${esc(story.title)}</title>\n<id>${esc(item.guid)}</id>\n`,
+    return ['<entry>\n', `<title type="text">${esc(story.title)}</title>\n<id>${esc(item.guid)}</id>\n`,
       `<link rel="alternate" type="text/html" href="${esc(ctx.urls.item(item))}"/>\n`,
       `<published>${ts}</published>\n<updated>${ts}</updated>\n`,
       `<author><name>${esc(story.author)}</name></author>\n<category term="${item.category}"/>\n`,
-      `<summary type="text">${esc(summaryOf(story))}</summary>\n`);
-    if (s.fullContent) parts.push(`<content type="html">${esc(html(story))}</content>\n`);
-    if (item.thumbnail) parts.push(`<media:thumbnail url="${esc(ctx.urls.thumb(item))}" width="64" height="36"/>\n`);
-    parts.push('</entry>\n');
-  }
+      `<summary type="text">${esc(summaryOf(story))}</summary>\n`,
+      s.fullContent ? `<content type="html">${esc(html(story))}</content>\n` : '',
+      item.thumbnail ? `<media:thumbnail url="${esc(ctx.urls.thumb(item))}" width="64" height="36"/>\n` : '',
+      '</entry>\n'].join('');
+  }));
   parts.push('</feed>\n');
   return { body: parts.join(''), contentType: 'application/atom+xml; charset=utf-8' };
 }
@@ -83,26 +94,28 @@ export function renderAtom(ctx: RenderContext, pub: PublisherState): Rendered {
 /** JSON Feed 1.1. */
 export function renderJsonFeed(ctx: RenderContext, pub: PublisherState): Rendered {
   const s = pub.spec;
-  const doc: Record<string, unknown> = {
+  const head = {
     version: 'https://jsonfeed.org/version/1.1',
     title: s.name,
     home_page_url: ctx.urls.site(s.id),
     feed_url: ctx.urls.feed(s),
     language: 'en',
     ...(ctx.websub ? { hubs: [{ type: 'WebSub', url: ctx.urls.hub() }] } : {}),
-    items: latest(ctx, pub).map(({ item, story }) => ({
-      id: item.guid,
-      url: ctx.urls.item(item),
-      title: story.title,
-      summary: summaryOf(story),
-      ...(s.fullContent ? { content_html: html(story) } : { content_text: summaryOf(story) }),
-      date_published: new Date(item.publishedAt).toISOString(),
-      authors: [{ name: story.author }],
-      tags: [item.category],
-      ...(item.thumbnail ? { image: ctx.urls.thumb(item) } : {}),
-    })),
   };
-  return { body: `${JSON.stringify(doc, null, 1)}\n`, contentType: 'application/feed+json; charset=utf-8' };
+  const items = latest(ctx, pub, (item, story) => JSON.stringify({
+    id: item.guid,
+    url: ctx.urls.item(item),
+    title: story.title,
+    summary: summaryOf(story),
+    ...(s.fullContent ? { content_html: html(story) } : { content_text: summaryOf(story) }),
+    date_published: new Date(item.publishedAt).toISOString(),
+    authors: [{ name: story.author }],
+    tags: [item.category],
+    ...(item.thumbnail ? { image: ctx.urls.thumb(item) } : {}),
+  }));
+  // the head's closing brace is replaced by the items array: valid JSON without re-serialising items
+  const body = `${JSON.stringify(head).slice(0, -1)},"items":[\n${items.join(',\n')}\n]}\n`;
+  return { body, contentType: 'application/feed+json; charset=utf-8' };
 }
 
 /** A Google News sitemap: the latest articles with `<news:news>` publication data. */
@@ -113,15 +126,15 @@ export function renderSitemap(ctx: RenderContext, pub: PublisherState): Rendered
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"',
     ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n',
   ];
-  for (const { item, story } of latest(ctx, pub)) {
+  parts.push(...latest(ctx, pub, (item, story) => {
     const ts = new Date(item.publishedAt).toISOString();
-    parts.push('<url>\n', `<loc>${esc(ctx.urls.item(item))}</loc>\n<lastmod>${ts}</lastmod>\n`,
+    return ['<url>\n', `<loc>${esc(ctx.urls.item(item))}</loc>\n<lastmod>${ts}</lastmod>\n`,
       '<news:news>\n<news:publication>', `<news:name>${esc(s.name)}</news:name><news:language>en</news:language>`,
       '</news:publication>\n', `<news:publication_date>${ts}</news:publication_date>\n`,
-      `<news:title>${esc(story.title)}</news:title>\n<news:keywords>${item.category}</news:keywords>\n</news:news>\n`);
-    if (item.thumbnail) parts.push(`<image:image><image:loc>${esc(ctx.urls.thumb(item))}</image:loc></image:image>\n`);
-    parts.push('</url>\n');
-  }
+      `<news:title>${esc(story.title)}</news:title>\n<news:keywords>${item.category}</news:keywords>\n</news:news>\n`,
+      item.thumbnail ? `<image:image><image:loc>${esc(ctx.urls.thumb(item))}</image:loc></image:image>\n` : '',
+      '</url>\n'].join('');
+  }));
   parts.push('</urlset>\n');
   return { body: parts.join(''), contentType: 'application/xml; charset=utf-8' };
 }
