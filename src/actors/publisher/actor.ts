@@ -72,7 +72,7 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
 
   /** Emit what is new in a document; returns how many articles went out. Throws when emit fails (nothing is marked). */
   const ingest = async (p: LivePublisher, parsed: ParsedFeed, now: number): Promise<{ emitted: number; publishedTimes: number[] }> => {
-    const fresh = freshEntries(parsed, p.seen, p, now);
+    const fresh = freshEntries(parsed, p.seen, p, now, p.rateAt === null);
     p.seen = fresh.seen;
     if (fresh.articles.length > 0) await deps.emit(fresh.articles);
     markSeen(p.seen, fresh.marks);

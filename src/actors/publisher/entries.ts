@@ -67,20 +67,27 @@ export interface FreshEntries {
   publishedTimes: number[];
 }
 
-/** The entries of a document that were not emitted before (nor earlier in the same document). */
-export function freshEntries(parsed: ParsedFeed, seenRing: SeenRing, p: PublisherIdentity, now: number): FreshEntries {
+/**
+ * The entries of a document that were not emitted before (nor earlier in the same document).
+ * Publish times are collected only when asked (`wantTimes`: the first poll seeds the rate).
+ */
+export function freshEntries(parsed: ParsedFeed, seenRing: SeenRing, p: PublisherIdentity, now: number, wantTimes = true): FreshEntries {
   const seen = ensureSeenCapacity(seenRing, parsed.entries.length);
   const articles: RawArticle[] = [];
   const marks: number[] = [];
   const publishedTimes: number[] = [];
   const batch = new Set<number>();
   for (const e of parsed.entries) {
-    const t = Date.parse(e.published ?? e.updated ?? '');
-    if (Number.isFinite(t)) publishedTimes.push(t);
+    if (wantTimes) {
+      const t = Date.parse(e.published ?? e.updated ?? '');
+      if (Number.isFinite(t)) publishedTimes.push(t);
+    }
     const key = entryKeyHash(e);
+    // most entries of a changed feed are old: a known key settles it without the costlier fingerprint
+    if (key !== 0 && seenHas(seen, key, 0)) continue;
     const fp = entryFingerprint(e);
     if (key === 0 && fp === 0) continue;
-    if (seenHas(seen, key, fp)) continue;
+    if (seenHas(seen, 0, fp)) continue;
     // keys and fingerprints share one set: a collision between them only makes an entry look old
     if ((key !== 0 && batch.has(key)) || (fp !== 0 && batch.has(fp))) continue;
     if (key !== 0) batch.add(key);

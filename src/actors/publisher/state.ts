@@ -62,23 +62,61 @@ export interface PublisherConfig {
   language?: string | null;
 }
 
-export function newPublisher(id: string, cfg: PublisherConfig, now: number, random: () => number, policy: PolicyConfig = DEFAULT_POLICY): LivePublisher {
+/**
+ * The in-memory object, built as one literal with every field in a fixed order: V8 then gives
+ * all publishers one compact hidden class. (Built by spreading, the same object took about
+ * 600 bytes more per publisher, which matters at 50,000 of them.)
+ */
+function live(s: Omit<PublisherState, 'seen'>, seen: SeenRing): LivePublisher {
   return {
-    ...initialPolicyState(now, random, undefined, policy),
-    id,
-    url: cfg.url,
-    name: cfg.name ?? '',
-    category: cfg.category ?? null,
-    country: cfg.country ?? null,
-    language: cfg.language ?? null,
-    etag: null,
-    lastModified: null,
-    polls: 0,
-    notModified: 0,
-    newEntries: 0,
-    websub: null,
-    seen: createSeen(),
+    id: s.id,
+    url: s.url,
+    name: s.name,
+    category: s.category,
+    country: s.country,
+    language: s.language,
+    etag: s.etag,
+    lastModified: s.lastModified,
+    tier: s.tier,
+    intervalMs: s.intervalMs,
+    nextPollAt: s.nextPollAt,
+    failures: s.failures,
+    circuit: s.circuit,
+    circuitOpens: s.circuitOpens,
+    ratePerHour: s.ratePerHour,
+    rateAt: s.rateAt,
+    lastPollAt: s.lastPollAt,
+    lastSuccessAt: s.lastSuccessAt,
+    lastError: s.lastError,
+    accelIntervalMs: s.accelIntervalMs,
+    accelUntil: s.accelUntil,
+    polls: s.polls,
+    notModified: s.notModified,
+    newEntries: s.newEntries,
+    websub: s.websub ? { ...s.websub } : null,
+    seen,
   };
+}
+
+export function newPublisher(id: string, cfg: PublisherConfig, now: number, random: () => number, policy: PolicyConfig = DEFAULT_POLICY): LivePublisher {
+  return live(
+    {
+      ...initialPolicyState(now, random, undefined, policy),
+      id,
+      url: cfg.url,
+      name: cfg.name ?? '',
+      category: cfg.category ?? null,
+      country: cfg.country ?? null,
+      language: cfg.language ?? null,
+      etag: null,
+      lastModified: null,
+      polls: 0,
+      notModified: 0,
+      newEntries: 0,
+      websub: null,
+    },
+    createSeen(),
+  );
 }
 
 export function toStored(p: LivePublisher): PublisherState {
@@ -86,7 +124,7 @@ export function toStored(p: LivePublisher): PublisherState {
 }
 
 export function fromStored(s: PublisherState): LivePublisher {
-  return { ...s, websub: s.websub ? { ...s.websub } : null, seen: seenFromBase64(s.seen) };
+  return live(s, seenFromBase64(s.seen));
 }
 
 /** What `status` answers: everything an operator needs to see why a publisher is slow, minus secrets. */
