@@ -37,7 +37,7 @@ export interface TableOptions {
   blockIndex: number;
   partitions: number;
   windowMs: number;
-  /** delta entries to allocate up front (at most the first merge threshold) */
+  /** entries to reserve up front (the expected size of the shard) */
   initialCapacity?: number;
 }
 
@@ -64,6 +64,12 @@ export class ShardTable {
   private deltaNext: Int32Array;
   private deltaSketch: Uint8Array;
   private deltaCount = 0;
+  // merge scratch, kept between merges (sized to the head count and the delta capacity)
+  private spareOffsets: Uint32Array;
+  private scratchCounts: Uint32Array;
+  private scratchFill: Uint32Array;
+  private scratchHeads: Uint32Array;
+  private scratchOrder: Uint32Array;
 
   constructor(opts: TableOptions) {
     this.blockIndex = opts.blockIndex;
@@ -71,13 +77,20 @@ export class ShardTable {
     this.windowMin = Math.max(0, Math.floor(opts.windowMs / 60_000));
     this.nHeads = Math.ceil(65536 / opts.partitions);
     this.offsets = new Uint32Array(this.nHeads + 1);
-    this.base = new Uint32Array(0);
-    this.baseSketch = new Uint8Array(0);
+    // a shard that knows its expected size reserves it: no growth copies, no big frees later
+    const reserve = Math.max(0, opts.initialCapacity ?? 0);
+    this.base = new Uint32Array(reserve * 4);
+    this.baseSketch = new Uint8Array(reserve * SKETCH_BINS);
     this.heads = new Int32Array(this.nHeads).fill(-1);
     const cap = Math.max(1024, Math.min(opts.initialCapacity ?? 0, MIN_DELTA));
     this.delta = new Uint32Array(cap * 4);
     this.deltaNext = new Int32Array(cap);
     this.deltaSketch = new Uint8Array(cap * SKETCH_BINS);
+    this.spareOffsets = new Uint32Array(this.nHeads + 1);
+    this.scratchCounts = new Uint32Array(this.nHeads + 1);
+    this.scratchFill = new Uint32Array(this.nHeads);
+    this.scratchHeads = new Uint32Array(cap);
+    this.scratchOrder = new Uint32Array(cap);
   }
 
   /** entries held (expired ones count until the next merge) */
@@ -87,8 +100,9 @@ export class ShardTable {
 
   /** bytes of typed-array memory held, spare capacity included */
   get bytes(): number {
-    return this.offsets.byteLength + this.base.byteLength + this.baseSketch.byteLength + this.heads.byteLength +
-      this.delta.byteLength + this.deltaNext.byteLength + this.deltaSketch.byteLength;
+    return this.offsets.byteLength * 2 + this.base.byteLength + this.baseSketch.byteLength + this.heads.byteLength +
+      this.delta.byteLength + this.deltaNext.byteLength + this.deltaSketch.byteLength + this.scratchCounts.byteLength +
+      this.scratchFill.byteLength + this.scratchHeads.byteLength + this.scratchOrder.byteLength;
   }
 
   private headOf(hi: number, lo: number): number {
@@ -121,7 +135,14 @@ export class ShardTable {
     const base = this.base;
     for (let e = this.offsets[h]!, end = this.offsets[h + 1]!; e < end; e++) {
       const r = e << 2;
-      const d = popcount32((hi ^ base[r]!) >>> 0) + popcount32((lo ^ base[r + 1]!) >>> 0);
+      // popcount of both halves, inlined (this loop is the hottest in the index)
+      let x = (hi ^ base[r]!) >>> 0;
+      let y = (lo ^ base[r + 1]!) >>> 0;
+      x -= (x >>> 1) & 0x55555555;
+      y -= (y >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
+      const d = (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) + (Math.imul((y + (y >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
       if (d > bestD) continue;
       const tf = base[r + 2]!;
       const te = tf >>> 2;
@@ -134,7 +155,14 @@ export class ShardTable {
     const delta = this.delta;
     for (let e = this.heads[h]!; e !== -1; e = this.deltaNext[e]!) {
       const r = e << 2;
-      const d = popcount32((hi ^ delta[r]!) >>> 0) + popcount32((lo ^ delta[r + 1]!) >>> 0);
+      // popcount of both halves, inlined (this loop is the hottest in the index)
+      let x = (hi ^ delta[r]!) >>> 0;
+      let y = (lo ^ delta[r + 1]!) >>> 0;
+      x -= (x >>> 1) & 0x55555555;
+      y -= (y >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
+      const d = (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) + (Math.imul((y + (y >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
       if (d > bestD) continue;
       const tf = delta[r + 2]!;
       const te = tf >>> 2;
@@ -155,7 +183,7 @@ export class ShardTable {
   }
 
   private insert(it: TableItem, h: number, t: number): void {
-    if (this.deltaCount >= Math.max(MIN_DELTA, this.baseCount >> 4)) this.merge(-1);
+    if (this.deltaCount >= Math.max(MIN_DELTA, this.baseCount >> 4)) this.merge();
     const e = this.deltaCount++;
     if (e * 4 >= this.delta.length) this.growDelta();
     const r = e << 2;
@@ -177,57 +205,91 @@ export class ShardTable {
   /** Drops every entry older than `nowMs - window`; returns how many went. */
   expire(nowMs: number): number {
     const before = this.size;
-    this.merge(toMin(nowMs) - this.windowMin);
+    this.merge();
+    this.compact(toMin(nowMs) - this.windowMin);
     return before - this.size;
   }
 
   /**
-   * Counting sort of base + delta into a new base, keeping entries with time >= `cutoff`.
-   * Reads are sequential (base in order, delta in insertion order), so a merge of a million
-   * entries costs milliseconds. Within a block the old base entries stay first, then the delta's
-   * oldest to newest.
+   * Moves the delta into the base, in place: the delta is bucketed by block (counting sort),
+   * then blocks are processed from the last to the first, each block's base run shifted right
+   * to its new start (never over an unmoved run) and its delta entries appended after it, oldest
+   * first. No per-merge allocation, so no large buffers for the GC to free; the base grows by
+   * 1.25x only when full.
    */
-  private merge(cutoff: number): void {
+  private merge(): void {
     const H = this.nHeads;
-    const base = this.base;
+    const dn = this.deltaCount;
+    if (dn === 0) return;
     const delta = this.delta;
-    const offsets = this.offsets;
-    const starts = new Uint32Array(H + 1);
+    const dpos = this.scratchCounts;
+    dpos.fill(0);
+    const dhead = this.scratchHeads;
+    for (let e = 0; e < dn; e++) {
+      const h = this.headOf(delta[e << 2]!, delta[(e << 2) + 1]!);
+      dhead[e] = h;
+      dpos[h + 1]!++;
+    }
+    const newOff = this.spareOffsets;
+    const off = this.offsets;
+    newOff[0] = 0;
     for (let h = 0; h < H; h++) {
-      let c = 0;
-      for (let e = offsets[h]!, end = offsets[h + 1]!; e < end; e++) if (base[(e << 2) + 2]! >>> 2 >= cutoff) c++;
-      starts[h + 1] = c;
+      newOff[h + 1] = newOff[h]! + (off[h + 1]! - off[h]!) + dpos[h + 1]!;
+      dpos[h + 1] += dpos[h]!;
     }
-    const deltaHead = new Uint32Array(this.deltaCount);
-    for (let e = 0; e < this.deltaCount; e++) {
-      const r = e << 2;
-      const h = this.headOf(delta[r]!, delta[r + 1]!);
-      deltaHead[e] = h;
-      if (delta[r + 2]! >>> 2 >= cutoff) starts[h + 1]!++;
+    // delta entry indices grouped by block, in insertion order
+    const order = this.scratchOrder;
+    const fill = this.scratchFill;
+    fill.set(dpos.subarray(0, H));
+    for (let e = 0; e < dn; e++) order[fill[dhead[e]!]!++] = e;
+    this.ensureBase(newOff[H]!);
+    const base = this.base;
+    const bs = new Uint32Array(this.baseSketch.buffer, 0, this.baseSketch.length >>> 2);
+    const ds = new Uint32Array(this.deltaSketch.buffer, 0, this.deltaSketch.length >>> 2);
+    for (let h = H - 1; h >= 0; h--) {
+      const from = off[h]!;
+      const cnt = off[h + 1]! - from;
+      let w = newOff[h]!;
+      if (w !== from) for (let k = cnt - 1; k >= 0; k--) copyEntry(base, bs, from + k, base, bs, w + k);
+      w += cnt;
+      for (let j = dpos[h]!, end = dpos[h + 1]!; j < end; j++) copyEntry(delta, ds, order[j]!, base, bs, w++);
     }
-    for (let h = 0; h < H; h++) starts[h + 1] += starts[h]!;
-    const n = starts[H]!;
-    const nb = new Uint32Array(n * 4);
-    const ns = new Uint8Array(n * SKETCH_BINS);
-    const w = starts.slice(0, H);
-    // sketch stores are whole multiples of 4 bytes: copy them as uint32 words
-    const nsw = new Uint32Array(ns.buffer);
-    const bsw = new Uint32Array(this.baseSketch.buffer, 0, this.baseSketch.length >>> 2);
-    const dsw = new Uint32Array(this.deltaSketch.buffer, 0, this.deltaSketch.length >>> 2);
-    for (let h = 0; h < H; h++) {
-      for (let e = offsets[h]!, end = offsets[h + 1]!; e < end; e++) {
-        if (base[(e << 2) + 2]! >>> 2 >= cutoff) copyEntry(base, bsw, e, nb, nsw, w[h]!++);
-      }
-    }
-    for (let e = 0; e < this.deltaCount; e++) {
-      if (delta[(e << 2) + 2]! >>> 2 >= cutoff) copyEntry(delta, dsw, e, nb, nsw, w[deltaHead[e]!]!++);
-    }
-    this.offsets = starts;
-    this.base = nb;
-    this.baseSketch = ns;
-    this.baseCount = n;
+    this.spareOffsets = off;
+    this.offsets = newOff;
+    this.baseCount = newOff[H]!;
     this.heads.fill(-1);
     this.deltaCount = 0;
+  }
+
+  /** Drops base entries older than `cutoff` (minutes), moving the rest left; shrinks a mostly empty base. */
+  private compact(cutoff: number): void {
+    const H = this.nHeads;
+    const base = this.base;
+    const bs = new Uint32Array(this.baseSketch.buffer, 0, this.baseSketch.length >>> 2);
+    const off = this.offsets;
+    let w = 0;
+    let start = 0;
+    for (let h = 0; h < H; h++) {
+      const end = off[h + 1]!;
+      for (let e = start; e < end; e++) if (base[(e << 2) + 2]! >>> 2 >= cutoff) copyEntry(base, bs, e, base, bs, w++);
+      start = end;
+      off[h + 1] = w;
+    }
+    this.baseCount = w;
+    if (w < (base.length >>> 2) >>> 2) this.resizeBase(Math.ceil(w * 1.25));
+  }
+
+  private ensureBase(n: number): void {
+    if (n > this.base.length >>> 2) this.resizeBase(Math.max(n, Math.ceil((this.base.length >>> 2) * 1.25)));
+  }
+
+  private resizeBase(cap: number): void {
+    const b = new Uint32Array(cap * 4);
+    b.set(this.base.subarray(0, Math.min(this.baseCount, cap) * 4));
+    this.base = b;
+    const s = new Uint8Array(cap * SKETCH_BINS);
+    s.set(this.baseSketch.subarray(0, Math.min(this.baseCount, cap) * SKETCH_BINS));
+    this.baseSketch = s;
   }
 
   private growDelta(): void {
@@ -241,6 +303,8 @@ export class ShardTable {
     const s = new Uint8Array(cap * SKETCH_BINS);
     s.set(this.deltaSketch);
     this.deltaSketch = s;
+    this.scratchHeads = new Uint32Array(cap);
+    this.scratchOrder = new Uint32Array(cap);
   }
 }
 
@@ -255,13 +319,6 @@ function copyEntry(rec: Uint32Array, sk: Uint32Array, e: number, toRec: Uint32Ar
   const a = e * SKETCH_WORDS;
   const b = w * SKETCH_WORDS;
   for (let i = 0; i < SKETCH_WORDS; i++) toSk[b + i] = sk[a + i]!;
-}
-
-/** Number of set bits in a uint32 (local copy: this loop is the hottest in the index). */
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** minutes since epoch, clamped to what fits beside the two flag bits */

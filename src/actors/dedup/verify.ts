@@ -22,7 +22,7 @@ export interface VerifyPolicy {
 
 export const DEFAULT_VERIFY_POLICY: VerifyPolicy = {
   maxDistanceBare: 3,
-  maxDistance: 18,
+  maxDistance: 14,
   minSimilarityText: 0.6,
   minSimilaritySnippet: 0.6,
   closeDistance: 4,
