@@ -18,7 +18,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildCatalogue, type Behaviour, type FeedFormat, type MisbehaviourMix, type PublisherSpec } from './catalogue.js';
+import { buildCatalogue, MISBEHAVIOURS, type Behaviour, type FeedFormat, type MisbehaviourMix, type PublisherSpec } from './catalogue.js';
+import { SimulatorConfigError } from './errors.js';
 import { WebSubHub } from './hub.js';
 import type { Section } from './lexicon.js';
 import { DEFAULT_MISBEHAVIOUR, type MisbehaviourOptions } from './misbehaviour.js';
@@ -114,6 +115,8 @@ export interface Simulator {
   feedBody(publisherId: string): string;
   stats(): StatsSnapshot;
   publisherStats(publisherId: string): PublisherCounters;
+  /** changes how a publisher behaves from now on (e.g. `error500`, later back to `ok`) */
+  setBehaviour(publisherId: string, behaviour: Behaviour): void;
   close(): Promise<void>;
 }
 
@@ -190,11 +193,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const autoMs = opts.autoAdvanceMs ?? (opts.now ? 0 : 1000);
   const timer = autoMs > 0 ? setInterval(() => world.advance(), autoMs) : null;
   timer?.unref();
+  const publishers = specs.map((s) => info(urls, s, websub, world.rateOf(s)));
   const toTruth = (items: ReturnType<World['advance']>): TruthItem[] => items.map((i) => truthItem(urls, i, world.wireOriginals));
   return {
     url: base,
     port: addr.port,
-    publishers: specs.map((s) => info(urls, s, websub, world.rateOf(s))),
+    publishers,
     hub,
     lookup: simLookup(addr.address, addr.family === 'IPv6' ? 6 : 4),
     now: () => world.now(),
@@ -208,6 +212,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     feedBody: (id) => server.feed(world.publisher(id)).body.toString('utf8'),
     stats: () => stats.snapshot(),
     publisherStats: (id) => stats.publisher(id),
+    setBehaviour: (id, behaviour) => {
+      if (behaviour !== 'ok' && !(MISBEHAVIOURS as readonly string[]).includes(behaviour)) {
+        throw new SimulatorConfigError(`unknown behaviour: ${String(behaviour)}`);
+      }
+      server.setBehaviour(world.publisher(id), behaviour);
+      const p = publishers.find((x) => x.id === id);
+      if (p) p.behaviour = behaviour;
+    },
     close: async () => {
       if (timer) clearInterval(timer);
       server.close();

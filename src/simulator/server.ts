@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { PublisherSpec } from './catalogue.js';
+import type { Behaviour, PublisherSpec } from './catalogue.js';
 import { acceptsGzip, httpDate, isNotModified } from './conditional.js';
 import type { WebSubHub } from './hub.js';
 import { malformBody, streamHuge, type MisbehaviourOptions } from './misbehaviour.js';
@@ -52,6 +52,14 @@ export class SimServer {
     const windowMs = d.misbehaviour.retryAfterSeconds * 1000;
     // rate-limited publishers start closed: the first poll gets 429 and must wait
     for (const s of d.specs) if (s.behaviour === 'rateLimited') this.rateWindows.set(s.id, start + windowMs);
+  }
+
+  /** Switches a publisher's behaviour at run time (a site that starts failing, then recovers). */
+  setBehaviour(pub: PublisherState, behaviour: Behaviour): void {
+    pub.spec.behaviour = behaviour;
+    // malformed bodies are cached per version: the next request renders afresh
+    this.feeds.delete(pub.spec.id);
+    if (behaviour === 'rateLimited') this.rateWindows.set(pub.spec.id, this.d.world.now() + this.d.misbehaviour.retryAfterSeconds * 1000);
   }
 
   /** The current feed of a publisher, rendered once per version. */

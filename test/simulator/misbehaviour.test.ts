@@ -108,6 +108,20 @@ describe('misbehaving publishers', () => {
     expect(seen.length).toBeGreaterThan(1);
   });
 
+  it('behaviour can change at run time: a failing site recovers with its validators intact', async () => {
+    const p = withMode('ok').find((x) => x.kind === 'outlet' && x.format === 'rss') as PublisherInfo;
+    const before = await get(p.feed_url);
+    const etag = header(before.headers, 'etag') as string;
+    sim.setBehaviour(p.id, 'error500');
+    expect(p.behaviour).toBe('error500');
+    expect((await get(p.feed_url)).status).toBe(500);
+    sim.setBehaviour(p.id, 'malformed');
+    expect(XMLValidator.validate((await get(p.feed_url)).text)).not.toBe(true);
+    sim.setBehaviour(p.id, 'ok');
+    expect((await get(p.feed_url, { 'if-none-match': etag })).status).toBe(304);
+    expect(() => sim.setBehaviour(p.id, 'sulking' as PublisherInfo['behaviour'])).toThrow(/unknown behaviour/);
+  });
+
   it('robotsDisallow: robots.txt forbids that site only, and fetching it anyway is counted', async () => {
     const robotsUrl = `${sim.url}/robots.txt`;
     const robots = robotsParser(robotsUrl, (await get(robotsUrl)).text);
