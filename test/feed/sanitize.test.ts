@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText, sanitizeHtml } from '../../src/actors/feed/sanitize.js';
+import { htmlToText } from '../../src/actors/feed/plain-text.js';
+import { sanitizeHtml } from '../../src/actors/feed/sanitize.js';
 
 const BASE = 'https://pub.example.com/news/story.html';
 const clean = (html: string) => sanitizeHtml(html, BASE).html;

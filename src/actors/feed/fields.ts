@@ -1,7 +1,7 @@
 import type { EntityContext } from './entities.js';
 import { feedDateIso } from './dates.js';
 import { childBase, resolveUrl } from './links.js';
-import { collapse } from './sanitize.js';
+import { collapse } from './plain-text.js';
 import type { Enclosure } from './types.js';
 import { attr, kids, textOf, type XNode } from './xml.js';
 

@@ -7,5 +7,6 @@ export { parseFeed, DEFAULT_MAX_BYTES } from './parse.js';
 export { parseFeedDate, feedDateIso } from './dates.js';
 export { FeedParseError, type FeedParseCode } from './errors.js';
 export { fromTaskError, type ParseTask } from './parse-task.js';
-export { sanitizeHtml, htmlToText } from './sanitize.js';
+export { sanitizeHtml } from './sanitize.js';
+export { htmlToText } from './plain-text.js';
 export type { Enclosure, FeedEntry, FeedFormat, FeedInfo, FeedMeta, ParsedFeed, ParseOptions } from './types.js';

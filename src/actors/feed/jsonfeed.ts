@@ -3,7 +3,8 @@ import { FeedParseError } from './errors.js';
 import { cleanAuthor, cleanLanguage, distinct, distinctEnclosures } from './fields.js';
 import { resolveUrl } from './links.js';
 import type { Adapted } from './rss.js';
-import { collapse, escapeText, sanitizeHtml } from './sanitize.js';
+import { collapse } from './plain-text.js';
+import { escapeText, sanitizeHtml } from './sanitize.js';
 import type { Enclosure, FeedEntry } from './types.js';
 
 /** JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1). */

@@ -92,7 +92,8 @@ function isNameChar(c: number): boolean {
 
 const localNames = new Map<string, string>();
 
-function localName(raw: string): string {
+/** The element name to check against the allow-lists (lower-case, XHTML prefix removed). */
+export function localName(raw: string): string {
   let v = localNames.get(raw);
   if (v === undefined) {
     v = computeLocalName(raw);
@@ -179,6 +180,28 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
       }
       continue;
     }
+    // hot path: a bare start tag (`<p>`, `<em>`) needs no attribute scan
+    let ne = nameStart + 1;
+    while (ne < n && isNameChar(input.charCodeAt(ne))) ne++;
+    if (input.charCodeAt(ne) === 62 /* > */) {
+      const rawName = input.slice(nameStart, ne);
+      const name = localName(rawName);
+      i = ne + 1;
+      const allowed = ALLOWED[name];
+      if (allowed !== undefined && !DROP.has(name)) {
+        if (VOID.has(name)) {
+          if (name !== 'img') out.push(`<${name}>`);
+        } else if (stack.length < MAX_DEPTH) {
+          out.push(`<${name}>`);
+          stack.push(name);
+          bases.push(curBase);
+        }
+        continue;
+      }
+      if (!DROP.has(name)) continue; // unknown element: unwrap
+      i = skipElement(input, i, rawName.toLowerCase());
+      continue;
+    }
     const end = tagEnd(input, nameStart);
     if (end === -1) {
       // an unterminated tag at the end: drop it rather than leak markup as text
@@ -260,26 +283,4 @@ function isTrackingPixel(attrs: Map<string, string>): boolean {
   const h = attrs.get('height');
   if ((w !== undefined && +w <= 2) || (h !== undefined && +h <= 2)) return true;
   return /feeds\.feedburner\.com\/~r|\/~ff\/|doubleclick\.net|pixel\.(?:wp|quantserve)|stats\.wordpress\.com/.test(attrs.get('src') ?? '');
-}
-
-const INLINE = new Set(['a', 'b', 'i', 'em', 'strong', 'span', 'code', 'abbr', 'acronym', 'sub', 'sup', 'small', 'big', 'u', 's', 'strike', 'font', 'q', 'mark', 'cite', 'tt', 'kbd', 'var', 'dfn', 'time', 'bdi', 'bdo', 'del', 'ins', 'wbr']);
-
-/** Plain text of an HTML fragment: tags removed (dropped elements with their content), entities decoded, whitespace collapsed. */
-export function htmlToText(input: string): string {
-  let s = input;
-  if (s.indexOf('<') !== -1) {
-    s = s
-      .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, t: string) => escapeText(t))
-      .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
-      .replace(/<(script|style|noscript|template|svg|math|iframe|object|title|head)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
-      .replace(/<\/?([a-zA-Z][\w:.-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?\/?>/g, (_, n: string) => (INLINE.has(localName(n)) ? '' : ' '))
-      .replace(/<[!?][^>]*>/g, '');
-  }
-  if (s.indexOf('&') !== -1) s = decodeHTML(s);
-  return collapse(s);
-}
-
-/** Collapse runs of whitespace and trim. */
-export function collapse(s: string): string {
-  return s.replace(/[\s\u00a0]+/g, ' ').trim();
 }

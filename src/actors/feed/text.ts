@@ -1,6 +1,7 @@
 import type { EntityContext } from './entities.js';
 import { childBase } from './links.js';
-import { collapse, escapeText, htmlToText, sanitizeHtml, type Sanitized } from './sanitize.js';
+import { collapse, htmlToText } from './plain-text.js';
+import { escapeText, sanitizeHtml, type Sanitized } from './sanitize.js';
 import { attr, rawOf } from './xml.js';
 
 /**

@@ -1,0 +1,26 @@
+import { decodeHTML } from 'entities';
+import { escapeText, localName } from './sanitize.js';
+
+/** HTML → plain text, for titles and other fields the contract says are plain. */
+
+const INLINE = new Set(['a', 'b', 'i', 'em', 'strong', 'span', 'code', 'abbr', 'acronym', 'sub', 'sup', 'small', 'big', 'u', 's', 'strike', 'font', 'q', 'mark', 'cite', 'tt', 'kbd', 'var', 'dfn', 'time', 'bdi', 'bdo', 'del', 'ins', 'wbr']);
+
+/** Plain text of an HTML fragment: tags removed (dropped elements with their content), entities decoded, whitespace collapsed. */
+export function htmlToText(input: string): string {
+  let s = input;
+  if (s.indexOf('<') !== -1) {
+    s = s
+      .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, t: string) => escapeText(t))
+      .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+      .replace(/<(script|style|noscript|template|svg|math|iframe|object|title|head)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
+      .replace(/<\/?([a-zA-Z][\w:.-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?\/?>/g, (_, n: string) => (INLINE.has(localName(n)) ? '' : ' '))
+      .replace(/<[!?][^>]*>/g, '');
+  }
+  if (s.indexOf('&') !== -1) s = decodeHTML(s);
+  return collapse(s);
+}
+
+/** Collapse runs of whitespace and trim. */
+export function collapse(s: string): string {
+  return s.replace(/[\s\u00a0]+/g, ' ').trim();
+}
