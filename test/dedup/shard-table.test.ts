@@ -90,8 +90,8 @@ describe('verifyCandidate', () => {
   it.each([
     ['bare, within 3', 3, null, null, true],
     ['bare, 4 apart', 4, null, null, false],
-    ['sketches agree, far but within max', 18, s, s, true],
-    ['sketches agree, beyond max', 19, s, s, false],
+    ['sketches agree, far but within max', policy.maxDistance, s, s, true],
+    ['sketches agree, beyond max', policy.maxDistance + 1, s, s, false],
     ['sketches differ, identical hash', 0, s, sketch(9), false],
   ])('%s', (_n, d, a, b, want) => {
     expect(verifyCandidate(d, a, 0, true, b, 0, true, policy)).toBe(want);
