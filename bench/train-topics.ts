@@ -11,6 +11,7 @@
  *             entertainment -> entertainment
  *   UCI       b -> business, t (science & technology) -> technology, e -> entertainment, m -> health
  * No set labels `science`; that category comes from feed tags, URL sections and rules only.
+ * Also written: config/models/background-df.json (word document frequencies for clustering).
  * Held out for the benchmark: every row whose (set, normalised title) hash is 0 mod 5; rows of
  * the UCI stories file also train (they are other UCI rows), except ids that are held out.
  */
@@ -19,6 +20,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fnv1a, tokenize, type ArticleInput } from '../src/actors/enrich/text.js';
 import { serializeModel, topicFeatures, type Category } from '../src/actors/enrich/topic-model.js';
+import { isContentToken, stem } from '../src/actors/stories/vectors.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
@@ -206,6 +208,22 @@ export function casingLexicon(texts: string[], minCount = 2): string[] {
   return out.sort();
 }
 
+/**
+ * Background document frequencies for story clustering: how many headline-like documents
+ * (title + description) hold each stemmed word, so the first articles of a stream already know
+ * that "stocks" is common and "Sbarro" is not. Words seen once are left out (they weigh like unseen ones).
+ */
+export function backgroundDf(rows: TopicRow[]): { docs: number; df: Record<string, number> } {
+  const df = new Map<string, number>();
+  for (const r of rows) {
+    const terms = new Set(tokenize(r.article.title + '\n' + (r.article.summary ?? '')).filter(isContentToken).map(stem));
+    for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  const kept: Record<string, number> = {};
+  for (const [t, n] of [...df.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n >= 2) kept[t] = n;
+  return { docs: rows.length, df: kept };
+}
+
 async function main(): Promise<void> {
   const dir = dataDir();
   if (!dir) { console.error('train-topics: data folder missing (set NEWSAGG_DATA); nothing trained'); process.exit(2); }
@@ -221,7 +239,10 @@ async function main(): Promise<void> {
   writeFileSync(resolve(ROOT, 'config/models/topics.json'), serializeModel(model, meta));
   const words = casingLexicon(trainRows.map((r) => trainText(r.article)));
   writeFileSync(resolve(ROOT, 'config/models/casing.json'), JSON.stringify({ about: 'words usually written in lower case (derived counts, no text)', lower: words }));
-  console.log(JSON.stringify({ ...meta, classes: model.classes, casing_words: words.length, train_ms: Date.now() - t0 }));
+  // AG News and BBC only: the UCI rows stay out of anything the story benchmark could see.
+  const bg = backgroundDf(trainRows.filter((r) => r.set === 'ag' || r.set === 'bbc'));
+  writeFileSync(resolve(ROOT, 'config/models/background-df.json'), JSON.stringify({ about: 'document frequencies of stemmed words in headline + description of the AG News and BBC training rows (counts only, no text)', ...bg }));
+  console.log(JSON.stringify({ ...meta, classes: model.classes, casing_words: words.length, background_docs: bg.docs, background_terms: Object.keys(bg.df).length, train_ms: Date.now() - t0 }));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main();

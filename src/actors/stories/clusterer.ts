@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CATEGORIES } from '../enrich/topic-model.js';
 import { toMillis, type ArticleInput } from '../enrich/text.js';
 import { articleFeatures, type ClusterFeatures, type ClusterHints } from './features.js';
@@ -55,6 +56,16 @@ export interface ClustererOptions {
   keepArchive?: boolean;
   /** candidates fully scored per article */
   maxCandidates?: number;
+  /** background word statistics for IDF (default: config/models/background-df.json; false: none) */
+  background?: false | { docs: number; df: Record<string, number> };
+}
+
+let backgroundCache: { docs: number; df: Record<string, number> } | null = null;
+
+/** The committed background document frequencies (bench/train-topics.ts writes them). */
+export function loadBackgroundDf(): { docs: number; df: Record<string, number> } {
+  backgroundCache ??= JSON.parse(readFileSync(new URL('../../../config/models/background-df.json', import.meta.url), 'utf8')) as { docs: number; df: Record<string, number> };
+  return backgroundCache;
 }
 
 interface Story extends StoryProfile {
@@ -129,6 +140,8 @@ export class StoryClusterer {
     this.textWeights = { ...TEXT_WEIGHTS, ...opts.textWeights };
     this.windowMs = opts.windowMs ?? 48 * 3_600_000;
     this.maxCandidates = opts.maxCandidates ?? 40;
+    const bg = opts.background === undefined ? loadBackgroundDf() : opts.background;
+    if (bg) this.vocab.seed(bg.docs, bg.df);
   }
 
   /** Stories in the active window. */

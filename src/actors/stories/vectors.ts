@@ -44,6 +44,15 @@ export class Vocabulary {
     return this.names.length;
   }
 
+  /**
+   * Start from background statistics (`docs` documents, word -> document count), so IDF is
+   * sensible from the first article of a stream.
+   */
+  seed(docs: number, df: Record<string, number>): void {
+    this.docs += docs;
+    for (const [term, n] of Object.entries(df)) this.df[this.id(term)]! += n;
+  }
+
   /** Count one document containing these (distinct) term ids. */
   observe(ids: ArrayLike<number>): void {
     this.docs++;
