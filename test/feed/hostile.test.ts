@@ -122,6 +122,12 @@ describe('hostile XML', () => {
     expect(f.entries[0]!.link).toBe('https://a.example/?x=1&y=2');
   });
 
+  it('lenient on an unquoted root attribute and a DOCTYPE after a long prolog comment', () => {
+    expect(parseFeed('<rss version=2.0><channel><item><title>x</title></item></channel></rss>').entries[0]!.title).toBe('x');
+    const late = `<!--${'c'.repeat(5000)}--><!DOCTYPE rss [<!ENTITY a "AAA">]><rss version="2.0"><channel><item><title>&a;</title></item></channel></rss>`;
+    expect(parseFeed(late).entries[0]!.title).toBe('AAA');
+  });
+
   it('prototype-polluting element names do not pollute', () => {
     const x = '<rss version="2.0"><channel><item><title>t</title><constructor>x</constructor><__proto__><polluted>1</polluted></__proto__></item></channel></rss>';
     try {

@@ -97,9 +97,8 @@ export function stripDoctype(xml: string): Prolog {
 }
 
 function findDoctype(xml: string): number {
-  // only in the prolog: before the first element
-  const limit = Math.min(xml.length, 4096);
-  for (let i = xml.indexOf('<'); i !== -1 && i < limit; i = xml.indexOf('<', i + 1)) {
+  // only in the prolog: the scan stops at the first element
+  for (let i = xml.indexOf('<'); i !== -1; i = xml.indexOf('<', i + 1)) {
     const c = xml.charCodeAt(i + 1);
     if (c === 33 /* ! */) {
       if (xml.startsWith('<!--', i)) {

@@ -67,7 +67,8 @@ export function readRoot(xml: string): RootInfo | null {
       continue;
     }
     re.lastIndex = i;
-    const m = re.exec(xml);
+    // unquoted or broken attributes on the root: read it loosely, the XML parser is lenient too
+    const m = re.exec(xml) ?? /^<([A-Za-z_][\w.:-]*)([^>]*)>/.exec(xml.slice(i, i + 4096));
     if (!m) return null;
     const name = m[1]!;
     const attrs = m[2] ?? '';
