@@ -25,7 +25,7 @@ describe('feed route under a burst of identical requests', () => {
     db = await scratchPostgres();
     const cache = new SlowCache();
     await seedStories(db.sql, cache, stories(40, 's', 0));
-    cache.delayMs = 40;
+    cache.delayMs = 150;
     // no hot cache, so every render that starts builds a page and a snapshot of its own
     const feed = new FeedService({ sql: db.sql, cache, codec: new CursorCodec('test-secret-0123456789'), hotTtlMs: 0 });
     const render = feed.render.bind(feed);
@@ -49,5 +49,20 @@ describe('feed route under a burst of identical requests', () => {
     const before = renders;
     await api.get('/v1/feed?limit=10');
     expect(renders).toBe(before + 1);
+  });
+
+  it('serves the last first page at once while a rebuild is in flight, then the rebuilt one', async () => {
+    const old = await api.get('/v1/feed?limit=10');
+    const slow = api.get('/v1/feed?limit=10'); // starts a rebuild (no hot cache), slowed by the cache
+    await new Promise((r) => setTimeout(r, 10));
+    const meanwhile = await api.get('/v1/feed?limit=10');
+    const rebuilt = await slow;
+    expect(meanwhile.status).toBe(200);
+    expect(meanwhile.text).toBe(old.text);
+    expect(rebuilt.text).not.toBe(old.text); // a fresh snapshot, so a fresh cursor
+    // the stale page's cursor still works
+    const next = await api.get(`/v1/feed?limit=10&cursor=${meanwhile.body.next_cursor}`);
+    expect(next.status).toBe(200);
+    expect(next.body.items[0].story_id).not.toBe(meanwhile.body.items[0].story_id);
   });
 });
