@@ -4,6 +4,7 @@ import { toMillis, type ArticleInput } from '../enrich/text.js';
 import { articleFeatures, type ClusterFeatures, type ClusterHints } from './features.js';
 import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
 import { HEADLINE_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
+import { TermIndex } from './term-index.js';
 import { addInto, EMPTY_VEC, norm, Vocabulary } from './vectors.js';
 
 /**
@@ -104,8 +105,6 @@ function countKeys(counts: number[] | null, ids: Int32Array, n: number): [number
   return [counts, dominant];
 }
 
-const POSTING_CAP = 512;
-const POSTED_PER_STORY = 64;
 const ENTITY_CAP = 32;
 const EXEMPLARS = 5;
 const CENTROID_TERMS = 192;
@@ -128,10 +127,8 @@ export class StoryClusterer {
   private readonly slots: (Story | null)[] = [];
   private readonly byId = new Map<string, Story>();
   private readonly articleStory = new Map<string, Story>();
-  /** term id -> story slot, or slots once a second story posts the term (most terms have one) */
-  private readonly postings = new Map<number, number | number[]>();
   private readonly archive = new Map<string, StoryView>();
-  private acc = new Float64Array(1024);
+  private readonly index: TermIndex;
   private clock = -Infinity;
   private lastSweep = -Infinity;
 
@@ -140,6 +137,7 @@ export class StoryClusterer {
     this.textWeights = { ...TEXT_WEIGHTS, ...opts.textWeights };
     this.windowMs = opts.windowMs ?? 48 * 3_600_000;
     this.maxCandidates = opts.maxCandidates ?? 40;
+    this.index = new TermIndex(this.vocab, (slot) => this.slots[slot] != null);
     const bg = opts.background === undefined ? loadBackgroundDf() : opts.background;
     if (bg) this.vocab.seed(bg.docs, bg.df);
   }
@@ -196,7 +194,7 @@ export class StoryClusterer {
       if (s.updated >= cutoff) continue;
       this.byId.delete(s.id);
       this.slots[s.slot] = null;
-      this.unpost(s);
+      this.index.unpost(s.slot, s.posted);
       for (const id of s.articleIds) if (this.articleStory.get(id) === s) this.articleStory.delete(id);
       const v = this.view(s, false);
       if (this.opts.keepArchive !== false) this.archive.set(s.id, v);
@@ -207,63 +205,11 @@ export class StoryClusterer {
   }
 
   private *candidates(f: ClusterFeatures): Iterable<Story> {
-    if (this.acc.length < this.slots.length) this.acc = new Float64Array(this.slots.length * 2);
-    const acc = this.acc;
-    const touched: number[] = [];
-    for (let i = 0; i < f.salient.length; i++) {
-      const id = f.salient[i]!;
-      const list = this.postings.get(id);
-      if (list === undefined) continue;
-      const w = this.vocab.idf(id);
-      if (typeof list === 'number') {
-        if (this.slots[list] === null) continue;
-        if (acc[list] === 0) touched.push(list);
-        acc[list]! += w;
-        continue;
-      }
-      for (let k = list.length - 1; k >= 0; k--) {
-        const slot = list[k]!;
-        if (this.slots[slot] === null) continue;
-        if (acc[slot] === 0) touched.push(slot);
-        acc[slot]! += w;
-      }
-    }
-    let chosen = touched;
-    if (touched.length > this.maxCandidates) chosen = touched.slice().sort((x, y) => acc[y]! - acc[x]!).slice(0, this.maxCandidates);
-    for (const slot of touched) acc[slot] = 0;
-    for (const slot of chosen) yield this.slots[slot]!;
+    for (const slot of this.index.candidates(f.salient, this.slots.length, this.maxCandidates)) yield this.slots[slot]!;
   }
 
   private post(s: Story, ids: Int32Array): void {
-    for (let i = 0; i < ids.length && s.posted.length < POSTED_PER_STORY; i++) {
-      const id = ids[i]!;
-      if (s.posted.includes(id)) continue;
-      s.posted.push(id);
-      const cur = this.postings.get(id);
-      if (cur === undefined) { this.postings.set(id, s.slot); continue; }
-      const list = typeof cur === 'number' ? [cur] : cur;
-      if (list !== cur) this.postings.set(id, list);
-      list.push(s.slot);
-      if (list.length > POSTING_CAP) {
-        // Drop evicted stories first; if the term is still crowded keep only the newest half.
-        let live = list.filter((x) => this.slots[x] !== null);
-        if (live.length > POSTING_CAP / 2) live = live.slice(live.length - POSTING_CAP / 2);
-        this.postings.set(id, live);
-      }
-    }
-  }
-
-  /** Remove an evicted story from the index so terms of past stories do not pile up. */
-  private unpost(s: Story): void {
-    for (const id of s.posted) {
-      const cur = this.postings.get(id);
-      if (cur === undefined) continue;
-      if (typeof cur === 'number') { if (cur === s.slot) this.postings.delete(id); continue; }
-      const k = cur.indexOf(s.slot);
-      if (k >= 0) cur.splice(k, 1);
-      if (cur.length === 0) this.postings.delete(id);
-      else if (cur.length === 1) this.postings.set(id, cur[0]!);
-    }
+    this.index.post(s.slot, s.posted, ids);
   }
 
   private candidateOf(a: ArticleInput, f: ClusterFeatures, overlap: number): LeadCandidate & { title: string } {

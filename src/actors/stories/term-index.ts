@@ -1,0 +1,76 @@
+import type { Vocabulary } from './vectors.js';
+
+/**
+ * The inverted index of the active window: salient term id -> the stories (slots) that posted
+ * it. Most terms belong to one story, so a posting is a bare slot number until a second story
+ * posts the term; crowded lists are trimmed to their newest entries, and evicted stories take
+ * their postings with them.
+ */
+export class TermIndex {
+  private readonly postings = new Map<number, number | number[]>();
+  private acc = new Float64Array(1024);
+
+  constructor(
+    private readonly vocab: Vocabulary,
+    private readonly isLive: (slot: number) => boolean,
+    private readonly postingCap = 512,
+    private readonly postedPerStory = 64,
+  ) {}
+
+  /** Post `ids` for story `slot`; `posted` is the story's own list of posted ids (updated). */
+  post(slot: number, posted: number[], ids: Int32Array): void {
+    for (let i = 0; i < ids.length && posted.length < this.postedPerStory; i++) {
+      const id = ids[i]!;
+      if (posted.includes(id)) continue;
+      posted.push(id);
+      const cur = this.postings.get(id);
+      if (cur === undefined) { this.postings.set(id, slot); continue; }
+      const list = typeof cur === 'number' ? [cur] : cur;
+      if (list !== cur) this.postings.set(id, list);
+      list.push(slot);
+      if (list.length > this.postingCap) {
+        // Drop evicted stories first; if the term is still crowded keep only the newest half.
+        let live = list.filter((x) => this.isLive(x));
+        if (live.length > this.postingCap / 2) live = live.slice(live.length - this.postingCap / 2);
+        this.postings.set(id, live);
+      }
+    }
+  }
+
+  /** Remove an evicted story so terms of past stories do not pile up. */
+  unpost(slot: number, posted: readonly number[]): void {
+    for (const id of posted) {
+      const cur = this.postings.get(id);
+      if (cur === undefined) continue;
+      if (typeof cur === 'number') { if (cur === slot) this.postings.delete(id); continue; }
+      const k = cur.indexOf(slot);
+      if (k >= 0) cur.splice(k, 1);
+      if (cur.length === 0) this.postings.delete(id);
+      else if (cur.length === 1) this.postings.set(id, cur[0]!);
+    }
+  }
+
+  /** Live story slots sharing salient terms with the article, best IDF-weighted overlap first (at most `max`). */
+  candidates(salient: Int32Array, slotCount: number, max: number): number[] {
+    if (this.acc.length < slotCount) this.acc = new Float64Array(slotCount * 2);
+    const acc = this.acc;
+    const touched: number[] = [];
+    const hit = (slot: number, w: number): void => {
+      if (!this.isLive(slot)) return;
+      if (acc[slot] === 0) touched.push(slot);
+      acc[slot]! += w;
+    };
+    for (let i = 0; i < salient.length; i++) {
+      const id = salient[i]!;
+      const list = this.postings.get(id);
+      if (list === undefined) continue;
+      const w = this.vocab.idf(id);
+      if (typeof list === 'number') hit(list, w);
+      else for (let k = list.length - 1; k >= 0; k--) hit(list[k]!, w);
+    }
+    let chosen = touched;
+    if (touched.length > max) chosen = touched.slice().sort((x, y) => acc[y]! - acc[x]!).slice(0, max);
+    for (const slot of touched) acc[slot] = 0;
+    return chosen;
+  }
+}
