@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { stripDoctype } from '../feed/entities.js';
 import { OpmlInvalidError } from './errors.js';
@@ -95,6 +96,11 @@ function scanOutlines(xml: string): Record<string, unknown> {
     if (!m[3] && stack.length <= OPML_LIMITS.maxDepth + 1) stack.push(node);
   }
   return { opml: { head: { title }, body: root } };
+}
+
+/** A stable publisher id for a feed URL (same formula as the admin API), so importing a list twice adds nothing. */
+export function publisherIdFor(url: string): string {
+  return `pub_${createHash('sha256').update(url).digest('hex').slice(0, 20)}`;
 }
 
 /** Reads an OPML document; throws OpmlInvalidError only when it is not OPML at all. */

@@ -1,0 +1,57 @@
+import { writeFile } from 'node:fs/promises';
+import { buildOpml, type OpmlEntry } from '../actors/publisher/opml.js';
+import { listPublishers } from '../actors/store/publishers.js';
+import { newsMigrations } from '../actors/store/migrations.js';
+import { migrate } from '../runtime/migrate.js';
+import { openSql, type Sql } from '../runtime/sql.js';
+import { stdio, storageArgs, type Io } from './import-opml.js';
+
+/**
+ * `newsagg export-opml [--data-dir DIR] [--database-url URL] [--output FILE]`: every publisher
+ * as OPML 2.0 (one folder per category), on stdout unless --output is given.
+ */
+
+const USAGE = 'usage: newsagg export-opml [--data-dir DIR] [--database-url URL] [--output FILE]';
+const PAGE = 1000;
+
+/** All publishers as OPML entries, read in keyset pages. */
+export async function exportEntries(sql: Sql): Promise<OpmlEntry[]> {
+  const out: OpmlEntry[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page = await listPublishers(sql, { after, limit: PAGE });
+    for (const p of page) out.push({ name: p.name, feed_url: p.feed_url, site_url: p.site_url, category: p.category, country: p.country });
+    if (page.length < PAGE) return out;
+    after = page[page.length - 1]!.id;
+  }
+}
+
+export async function main(argv: string[], io: Io = stdio): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  let output: string | null = null;
+  const args = storageArgs(argv, io.env, (flag, next) => {
+    if (flag !== '--output') return undefined;
+    const v = next();
+    if (!v) return '--output needs a file';
+    output = v;
+    return null;
+  });
+  if (typeof args === 'string' || args.rest.length > 0) {
+    io.err(`newsagg export-opml: ${typeof args === 'string' ? args : `unexpected argument ${args.rest[0]}`}\n${USAGE}\n`);
+    return 2;
+  }
+  const sql = await openSql({ databaseUrl: args.databaseUrl, dataDir: args.dataDir });
+  let xml: string;
+  try {
+    await migrate(sql, newsMigrations);
+    xml = buildOpml('newsagg publishers', await exportEntries(sql), Date.now());
+  } finally {
+    await sql.close();
+  }
+  if (output) await writeFile(output, xml);
+  else io.out(xml);
+  return 0;
+}

@@ -1,0 +1,181 @@
+import { readFile } from 'node:fs/promises';
+import { regionForCountry } from '../actors/enrich/gazetteer.js';
+import { OpmlInvalidError } from '../actors/publisher/errors.js';
+import { parseOpml, publisherIdFor, type OpmlDocument, type OpmlProblem } from '../actors/publisher/opml.js';
+import { addPublishers, type NewPublisher } from '../actors/store/publishers.js';
+import { newsMigrations } from '../actors/store/migrations.js';
+import { describeError } from '../runtime/errors.js';
+import { migrate } from '../runtime/migrate.js';
+import { openSql, type Sql } from '../runtime/sql.js';
+
+/**
+ * `newsagg import-opml FILE [--data-dir DIR] [--database-url URL] [--country CC] [--dry-run]
+ * [--progress|--no-progress]`: adds the OPML's feeds as publishers. Duplicates (in the file or
+ * already stored) and invalid URLs are reported, never fatal; exit 0 unless the file cannot be
+ * read or is not OPML (1) or the arguments are wrong (2). A progress bar goes to stderr for
+ * large files when stderr is a terminal (or with --progress).
+ */
+
+const USAGE = `usage: newsagg import-opml FILE|- [--data-dir DIR] [--database-url URL] [--country CC] [--dry-run] [--progress|--no-progress]`;
+const BATCH = 500;
+/** files with fewer feeds import too fast for a bar to help */
+const PROGRESS_MIN = 1000;
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** stderr is a terminal: progress bars may redraw a line */
+  tty: boolean;
+  readStdin: () => Promise<string>;
+  env: Record<string, string | undefined>;
+}
+
+export const stdio: Io = {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  tty: process.stderr.isTTY === true,
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  env: process.env,
+};
+
+interface Args {
+  file: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  country: string | null;
+  dryRun: boolean;
+  progress: boolean | null;
+}
+
+/** Flags shared with export-opml: `--data-dir`, `--database-url` (also from NEWSAGG_* env). */
+export function storageArgs(argv: string[], env: Io['env'], extra: (flag: string, next: () => string | undefined) => string | null | undefined): { dataDir: string; databaseUrl: string | undefined; rest: string[] } | string {
+  let dataDir = env['NEWSAGG_DATA_DIR'] || './data';
+  let databaseUrl = env['NEWSAGG_DATABASE_URL'] || undefined;
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.startsWith('--') && argv[i]!.includes('=') ? [argv[i]!.slice(0, argv[i]!.indexOf('=')), argv[i]!.slice(argv[i]!.indexOf('=') + 1)] : [argv[i]!, undefined];
+    const next = () => inline ?? argv[++i];
+    if (flag === '--data-dir') {
+      const v = next();
+      if (!v) return '--data-dir needs a directory';
+      dataDir = v;
+    } else if (flag === '--database-url') {
+      const v = next();
+      if (!v || !/^postgres(ql)?:\/\//.test(v)) return '--database-url needs a postgres:// URL';
+      databaseUrl = v;
+    } else if (flag.startsWith('--') && flag.length > 2) {
+      const r = extra(flag, next);
+      if (typeof r === 'string') return r;
+      if (r === undefined) return `unknown option ${flag}`;
+    } else rest.push(argv[i]!);
+  }
+  return { dataDir, databaseUrl, rest };
+}
+
+function parseArgs(argv: string[], env: Io['env']): Args | string {
+  let country: string | null = null;
+  let dryRun = false;
+  let progress: boolean | null = null;
+  const base = storageArgs(argv, env, (flag, next) => {
+    if (flag === '--country') {
+      const v = next();
+      if (!v || !/^[A-Za-z]{2}$/.test(v)) return '--country needs an ISO 3166-1 alpha-2 code';
+      country = v.toUpperCase();
+      return null;
+    }
+    if (flag === '--dry-run') return (dryRun = true), null;
+    if (flag === '--progress') return (progress = true), null;
+    if (flag === '--no-progress') return (progress = false), null;
+    return undefined;
+  });
+  if (typeof base === 'string') return base;
+  if (base.rest.length !== 1) return base.rest.length === 0 ? 'missing FILE' : `unexpected argument ${base.rest[1]}`;
+  return { file: base.rest[0]!, dataDir: base.dataDir, databaseUrl: base.databaseUrl, country, dryRun, progress };
+}
+
+/** A one-line bar, redrawn in place: `importing [######------] 52% 5,200/10,000`. */
+export function progressLine(done: number, total: number, width = 30): string {
+  const frac = total === 0 ? 1 : Math.min(1, done / total);
+  const full = Math.round(frac * width);
+  return `importing [${'#'.repeat(full)}${'-'.repeat(width - full)}] ${String(Math.floor(frac * 100)).padStart(3)}% ${done.toLocaleString('en')}/${total.toLocaleString('en')}`;
+}
+
+function describeProblem(p: OpmlProblem): string {
+  const where = p.position === 0 ? 'document' : `outline ${p.position}`;
+  const what = { 'no-url': 'no xmlUrl', 'invalid-url': 'not an http(s) URL', duplicate: 'duplicate of an earlier outline', 'too-deep': 'nested too deep', 'too-many': 'beyond the outline limit', 'malformed-xml': 'malformed XML, read leniently' }[p.reason];
+  return `  ${where}: ${what}${p.url ? ` (${p.url})` : ''}${p.text && p.position !== 0 ? ` "${p.text.slice(0, 80)}"` : p.position === 0 ? `: ${p.text}` : ''}\n`;
+}
+
+export interface ImportSummary {
+  feeds: number;
+  added: number;
+  existing: number;
+  problems: OpmlProblem[];
+}
+
+/** Stores the parsed feeds in batches; `onBatch` reports progress. */
+export async function importFeeds(sql: Sql, doc: OpmlDocument, country: string | null, onBatch: (done: number) => void): Promise<ImportSummary> {
+  const rows: NewPublisher[] = doc.feeds.map((f) => {
+    const c = f.country ?? country;
+    return { id: publisherIdFor(f.feed_url), name: f.name, feed_url: f.feed_url, site_url: f.site_url, country: c, region: c ? regionForCountry(c) : null, category: f.category };
+  });
+  let added = 0;
+  for (let i = 0; i < rows.length; i += BATCH) {
+    added += (await addPublishers(sql, rows.slice(i, i + BATCH))).length;
+    onBatch(Math.min(rows.length, i + BATCH));
+  }
+  return { feeds: rows.length, added, existing: rows.length - added, problems: doc.problems };
+}
+
+export async function main(argv: string[], io: Io = stdio): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  const args = parseArgs(argv, io.env);
+  if (typeof args === 'string') {
+    io.err(`newsagg import-opml: ${args}\n${USAGE}\n`);
+    return 2;
+  }
+  let doc: OpmlDocument;
+  try {
+    const text = args.file === '-' ? await io.readStdin() : await readFile(args.file, 'utf8');
+    doc = parseOpml(text);
+  } catch (err) {
+    const msg = err instanceof OpmlInvalidError ? err.message : `cannot read ${args.file}: ${describeError(err)}`;
+    io.err(`newsagg import-opml: ${msg}\n`);
+    return 1;
+  }
+  const showBar = (args.progress ?? io.tty) && doc.feeds.length >= PROGRESS_MIN;
+  let summary: ImportSummary;
+  if (args.dryRun) {
+    summary = { feeds: doc.feeds.length, added: 0, existing: 0, problems: doc.problems };
+  } else {
+    const sql = await openSql({ databaseUrl: args.databaseUrl, dataDir: args.dataDir });
+    try {
+      await migrate(sql, newsMigrations);
+      if (showBar) io.err(progressLine(0, doc.feeds.length));
+      summary = await importFeeds(sql, doc, args.country, (done) => {
+        if (showBar) io.err(`\r${progressLine(done, doc.feeds.length)}`);
+      });
+      if (showBar) io.err('\n');
+    } finally {
+      await sql.close();
+    }
+  }
+  io.out(
+    args.dryRun
+      ? `${summary.feeds} feeds readable in ${args.file} (dry run: nothing stored)\n`
+      : `imported ${summary.added} new publishers from ${args.file}; ${summary.existing} already present\n`,
+  );
+  if (summary.problems.length > 0) {
+    io.out(`${summary.problems.length} outline(s) skipped:\n`);
+    for (const p of summary.problems.slice(0, 100)) io.out(describeProblem(p));
+    if (summary.problems.length > 100) io.out(`  ... and ${summary.problems.length - 100} more\n`);
+  }
+  return 0;
+}
