@@ -74,6 +74,12 @@ describe('DedupIndex', () => {
     expect(b!.duplicateOf).toBe('late');
   });
 
+  it('makes the earliest published of one batch the original, whatever the input order', async () => {
+    const idx = await DedupIndex.create({ partitions: 2 });
+    const d = await idx.submit([input('copy-late', 1, 0, T0 + 3 * H), input('orig-early', 1, null, T0), input('copy-mid', 1, 2, T0 + H)]);
+    expect(d.map((x) => [x.id, x.duplicateOf])).toEqual([['copy-late', 'orig-early'], ['orig-early', null], ['copy-mid', 'orig-early']]);
+  });
+
   it('does not match across the window and expires old entries', async () => {
     const idx = await DedupIndex.create({ partitions: 2, windowMs: 24 * H });
     await idx.submit([input('old', 0, null, T0)]);

@@ -14,7 +14,9 @@ import { block } from './simhash.js';
  * Original rule (streaming): the earliest-published root among the verified candidates becomes
  * `duplicate_of`. An article is never re-labelled after its decision was emitted, so a copy that
  * arrives *after* its original but claims an earlier publication time still points at the
- * first-seen original (first seen wins; ids already emitted do not change).
+ * first-seen original (first seen wins; ids already emitted do not change). Within one batch,
+ * nothing is emitted yet, so the batch is processed in publication order and the earliest
+ * published copy is the original.
  */
 export interface ShardTransport {
   ask(blockIndex: number, partition: number, msg: DedupShardMessage): Promise<DedupShardReply> | DedupShardReply;
@@ -78,9 +80,13 @@ export class DedupCoordinator {
     this.ensure(this.nextHandle);
     const groups: { items: DedupItem[]; index: number[] }[] = Array.from({ length: 4 * P }, () => ({ items: [], index: [] }));
     const items: DedupItem[] = new Array(batch.length);
-    for (let i = 0; i < batch.length; i++) {
+    // within a batch the earliest published goes first (stable), so it becomes the original;
+    // handles follow this order, and every shard sees it
+    const order = Array.from(batch.keys()).sort((a, b) => batch[a]!.publishedAt - batch[b]!.publishedAt || a - b);
+    for (let k = 0; k < batch.length; k++) {
+      const i = order[k]!;
       const { fp, publishedAt } = batch[i]!;
-      const it: DedupItem = { handle: first + i, hi: fp.hi, lo: fp.lo, publishedAt, sketch: fp.sketch, hasText: fp.hasText };
+      const it: DedupItem = { handle: first + k, hi: fp.hi, lo: fp.lo, publishedAt, sketch: fp.sketch, hasText: fp.hasText };
       items[i] = it;
       for (let t = 0; t < 4; t++) {
         const g = groups[t * P + (block(fp.hi, fp.lo, t) % P)]!;
@@ -98,7 +104,7 @@ export class DedupCoordinator {
       const bestRoot = new Float64Array(batch.length).fill(-1);
       const bestDist = new Int32Array(batch.length).fill(-1);
       const replies = await Promise.all(pending.map((p) => p.reply));
-      // a candidate from this same batch has a smaller handle, so the loop below decided it already
+      // a candidate from this same batch came earlier in `order`, so the loop below decided it already
       const cands: number[][] = Array.from({ length: batch.length }, () => []);
       replies.forEach((r, k) => {
         const rep = r as LookupInsertReply;
@@ -109,8 +115,9 @@ export class DedupCoordinator {
         }
       });
       const out: DedupDecision[] = new Array(batch.length);
-      for (let i = 0; i < batch.length; i++) {
-        const h = first + i;
+      for (let k = 0; k < batch.length; k++) {
+        const i = order[k]!;
+        const h = first + k;
         const list = cands[i]!;
         for (let k = 0; k < list.length; k += 2) {
           const root = this.roots[list[k]!]!;
