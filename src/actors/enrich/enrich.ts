@@ -14,7 +14,7 @@ export interface Enrichment {
   /** places the article is about: ISO 3166-1 codes (or area names), most mentioned first */
   places: string[];
   entities: Entity[];
-  /** lower-cased tokens of title + snippet + text prefix, reused by clustering */
+  /** lower-cased tokens of title + snippet + text prefix (for callers that need them) */
   tokens: string[];
   topic_confidence: number;
 }
