@@ -37,8 +37,18 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       if (last && now() - last.at < STALE_MS) return last.entry;
     }
     if (!p) {
-      p = deps.feed.render(q).finally(() => inflight.delete(key));
-      if (q.cursor === null) p.then((entry) => lastFirst.set(key, { entry, at: now() }), () => {});
+      // one continuation for both outcomes: this runs on every feed request, hot hits included
+      p = deps.feed.render(q).then(
+        (entry) => {
+          inflight.delete(key);
+          if (q.cursor === null) lastFirst.set(key, { entry, at: now() });
+          return entry;
+        },
+        (err: unknown) => {
+          inflight.delete(key);
+          throw err;
+        },
+      );
       inflight.set(key, p);
     }
     return p;
