@@ -1,5 +1,8 @@
 import { SKETCH_BINS as SKETCH_BINS_EXPORTED } from './sketch.js';
+import { copyEntry, toMin, type MatchOut, type TableItem, type TableOptions } from './shard-entry.js';
 import { verifyCandidate, type VerifyPolicy } from './verify.js';
+
+export type { MatchOut, TableItem, TableOptions } from './shard-entry.js';
 
 /**
  * One dedup shard's table: the fingerprints whose block `blockIndex` falls in this partition,
@@ -15,37 +18,11 @@ import { verifyCandidate, type VerifyPolicy } from './verify.js';
  */
 // a module-local copy: imported bindings can cost a getter call per access under some loaders
 const SKETCH_BINS: number = SKETCH_BINS_EXPORTED;
-const SKETCH_WORDS = SKETCH_BINS >>> 2;
 export const BYTES_PER_ENTRY = 16 + SKETCH_BINS;
 
 const F_SKETCH = 1;
 const F_TEXT = 2;
 const MIN_DELTA = 8192;
-
-/** A fingerprint as the tables see it; `handle` is the article's numeric handle. */
-export interface TableItem {
-  handle: number;
-  hi: number;
-  lo: number;
-  /** ms since epoch */
-  publishedAt: number;
-  sketch?: Uint8Array | null;
-  hasText?: boolean;
-}
-
-export interface TableOptions {
-  blockIndex: number;
-  partitions: number;
-  windowMs: number;
-  /** entries to reserve up front (the expected size of the shard) */
-  initialCapacity?: number;
-}
-
-/** Result slots written by `lookupInsert`: best verified earlier entry's handle, or -1. */
-export interface MatchOut {
-  candidate: number;
-  distance: number;
-}
 
 export class ShardTable {
   readonly blockIndex: number;
@@ -308,20 +285,3 @@ export class ShardTable {
   }
 }
 
-/** Copies record and sketch `e` of one store to slot `w` of another, word by word. */
-function copyEntry(rec: Uint32Array, sk: Uint32Array, e: number, toRec: Uint32Array, toSk: Uint32Array, w: number): void {
-  const r = e << 2;
-  const q = w << 2;
-  toRec[q] = rec[r]!;
-  toRec[q + 1] = rec[r + 1]!;
-  toRec[q + 2] = rec[r + 2]!;
-  toRec[q + 3] = rec[r + 3]!;
-  const a = e * SKETCH_WORDS;
-  const b = w * SKETCH_WORDS;
-  for (let i = 0; i < SKETCH_WORDS; i++) toSk[b + i] = sk[a + i]!;
-}
-
-/** minutes since epoch, clamped to what fits beside the two flag bits */
-function toMin(ms: number): number {
-  return ms <= 0 ? 0 : Math.min(0x3fffffff, Math.floor(ms / 60_000));
-}
