@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -58,6 +58,10 @@ export async function main(argv: string[], io: ProcessIo = defaultIo()): Promise
     }
     io.stderr.write(`newsagg process: ${args}\n${USAGE}\n`);
     return 2;
+  }
+  if (args.input !== '-' && !existsSync(args.input)) {
+    io.stderr.write(`newsagg process: cannot read ${args.input}: no such file\n`);
+    return 1;
   }
   const input = args.input === '-' ? io.stdin : createReadStream(args.input, 'utf8');
   const output = args.output === '-' ? io.stdout : createWriteStream(args.output, 'utf8');

@@ -80,6 +80,13 @@ describe('DedupIndex', () => {
     expect(d.map((x) => [x.id, x.duplicateOf])).toEqual([['copy-late', 'orig-early'], ['orig-early', null], ['copy-mid', 'orig-early']]);
   });
 
+  it('never matches wordless articles with each other', async () => {
+    const idx = await DedupIndex.create({ partitions: 2 });
+    const empty = (id: string): DedupInput => ({ id, fp: fingerprint('', ''), publishedAt: T0 });
+    const d = await idx.submit([empty('e1'), empty('e2'), input('a', 0, null, T0)]);
+    expect(d.map((x) => x.duplicateOf)).toEqual([null, null, null]);
+  });
+
   it('does not match across the window and expires old entries', async () => {
     const idx = await DedupIndex.create({ partitions: 2, windowMs: 24 * H });
     await idx.submit([input('old', 0, null, T0)]);

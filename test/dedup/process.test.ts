@@ -105,6 +105,14 @@ describe('newsagg process CLI', () => {
     expect(JSON.parse(text.trim())).toMatchObject({ id: 'z', duplicate_of: null, story_id: null });
   });
 
+  it('says clearly when the input file does not exist', async () => {
+    const err = new PassThrough();
+    let t = '';
+    err.on('data', (c) => (t += c));
+    expect(await main(['--input', join(dir, 'missing.jsonl')], { stdin: Readable.from([]), stdout: new PassThrough(), stderr: err })).toBe(1);
+    expect(t).toMatch(/cannot read .*missing\.jsonl: no such file/);
+  });
+
   it('refuses unknown arguments with exit 2', async () => {
     const err = new PassThrough();
     let t = '';

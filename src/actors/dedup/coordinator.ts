@@ -88,6 +88,8 @@ export class DedupCoordinator {
       const { fp, publishedAt } = batch[i]!;
       const it: DedupItem = { handle: first + k, hi: fp.hi, lo: fp.lo, publishedAt, sketch: fp.sketch, hasText: fp.hasText };
       items[i] = it;
+      // a wordless article matches every other wordless one by its zero hash: keep it out
+      if (fp.empty) continue;
       for (let t = 0; t < 4; t++) {
         const g = groups[t * P + (block(fp.hi, fp.lo, t) % P)]!;
         g.items.push(it);
@@ -133,7 +135,7 @@ export class DedupCoordinator {
         this.roots[h] = root;
         this.published[h] = batch[i]!.publishedAt;
         out[i] = { id: batch[i]!.id, handle: h, duplicateOf: root === h ? null : this.ids[root]!, distance: bestDist[i]! };
-        this.sink?.append({ ...items[i]!, id: batch[i]!.id, root });
+        if (!batch[i]!.fp.empty) this.sink?.append({ ...items[i]!, id: batch[i]!.id, root });
       }
       return out;
     });

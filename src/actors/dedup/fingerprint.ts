@@ -11,6 +11,8 @@ export interface Fingerprint {
   sketch: Uint8Array | null;
   /** whether body text (not just title + snippet) went into it: verification is stricter without */
   hasText: boolean;
+  /** true when the article had no words at all: such fingerprints are all alike and match nothing */
+  empty?: boolean;
 }
 
 export interface FingerprintOptions {
@@ -62,7 +64,8 @@ export function fingerprint(
   const { hi, lo } = finish(acc);
   const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
   const m = shingleHashes(bodyTok, nb, options.sketchShingle, all.subarray(ns));
-  return { hi, lo, sketch: minhashSketch(all, ns + m), hasText };
+  const sketch = minhashSketch(all, ns + m);
+  return sketch ? { hi, lo, sketch, hasText } : { hi, lo, sketch, hasText, empty: true };
 }
 
 /** Convenience for output: the fingerprint's 16-hex-digit SimHash. */
