@@ -1,6 +1,6 @@
 import { Fetcher } from '../../src/actors/fetch/index.js';
 import { publisherBehaviour, type PublisherDeps, type PublisherMsg } from '../../src/actors/publisher/actor.js';
-import { MemoryPublisherStore, type PublisherStatus } from '../../src/actors/publisher/state.js';
+import { MemoryPublisherStore, type PublisherStatus, type PublisherStore } from '../../src/actors/publisher/state.js';
 import type { RawArticle } from '../../src/actors/publisher/types.js';
 import { ManualClock, realClock, type Clock } from '../../src/runtime/clock.js';
 import { ActorSystem } from '../../src/runtime/system.js';
@@ -14,7 +14,7 @@ import { parseMiniRss } from './mini-rss.js';
 export interface Node {
   system: ActorSystem;
   clock: Clock;
-  store: MemoryPublisherStore;
+  store: PublisherStore;
   emitted: RawArticle[];
   fetcher: Fetcher;
   /** make emit fail (ingest log down) */
@@ -37,7 +37,7 @@ const lookup = async (): Promise<{ address: string; family: 4 }[]> => [{ address
 export function makeNode(opts: {
   manual?: boolean;
   start?: number;
-  store?: MemoryPublisherStore;
+  store?: PublisherStore;
   extra?: Partial<PublisherDeps>;
 } = {}): Node {
   const clock: Clock = opts.manual === false ? realClock : new ManualClock(opts.start ?? Date.UTC(2026, 5, 1));

@@ -122,6 +122,7 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
         throw new UnexpectedStatusError(p.url, res.status);
       }
     } catch (err) {
+      p.errors++;
       Object.assign(p, onPollFailure(p, failureOf(err), deps.now(), deps.random, cfg));
     } finally {
       await save(p);

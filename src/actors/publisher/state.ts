@@ -20,6 +20,8 @@ export interface PublisherState extends PolicyState {
   polls: number;
   notModified: number;
   newEntries: number;
+  /** failed polls since the publisher was added */
+  errors: number;
   websub: WebSubState | null;
   /** emitted-entry ring (see seen.ts), base64 */
   seen: string;
@@ -93,6 +95,7 @@ function live(s: Omit<PublisherState, 'seen'>, seen: SeenRing): LivePublisher {
     polls: s.polls,
     notModified: s.notModified,
     newEntries: s.newEntries,
+    errors: s.errors ?? 0,
     websub: s.websub ? { ...s.websub } : null,
     seen,
   };
@@ -113,6 +116,7 @@ export function newPublisher(id: string, cfg: PublisherConfig, now: number, rand
       polls: 0,
       notModified: 0,
       newEntries: 0,
+      errors: 0,
       websub: null,
     },
     createSeen(),
@@ -143,6 +147,7 @@ export interface PublisherStatus {
   polls: number;
   notModified: number;
   newEntries: number;
+  errors: number;
   accelUntil: number;
   websub: { hub: string; status: string; leaseExpiresAt: number; lastError: string | null } | null;
 }
@@ -163,6 +168,7 @@ export function statusOf(p: LivePublisher): PublisherStatus {
     polls: p.polls,
     notModified: p.notModified,
     newEntries: p.newEntries,
+    errors: p.errors,
     accelUntil: p.accelUntil,
     websub: p.websub
       ? { hub: p.websub.hub, status: p.websub.status, leaseExpiresAt: p.websub.leaseExpiresAt, lastError: p.websub.lastError }
