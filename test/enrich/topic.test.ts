@@ -62,12 +62,12 @@ describe('topic classification', () => {
   });
 
   it('lets the feed tag decide over the model', () => {
-    const r = classifyTopic({ tokens: tokenize('Shares fell after profit missed forecasts'), lowerText: '', feedCategory: 'Sports' }, model);
+    const r = classifyTopic({ tokens: tokenize('Shares fell after profit missed forecasts'), text: '', feedCategory: 'Sports' }, model);
     expect(r).toMatchObject({ category: 'sports', via: 'tag' });
   });
 
   it('uses a section folder when the model is not sure', () => {
-    const r = classifyTopic({ tokens: tokenize('What happened on Tuesday'), lowerText: 'what happened on tuesday', url: 'https://example.com/health/what-happened' }, model);
+    const r = classifyTopic({ tokens: tokenize('What happened on Tuesday'), text: 'What happened on Tuesday', url: 'https://example.com/health/what-happened' }, model);
     expect(r.category).toBe('health');
   });
 });

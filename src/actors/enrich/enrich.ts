@@ -36,7 +36,7 @@ export function enrich(article: ArticleInput): Enrichment {
   const lang = detectLanguage(article.summary ? article.title + '\n' + article.summary : text, article.language, tokens);
   const topic = classifyTopic({
     tokens,
-    lowerText: () => text.toLowerCase(),
+    text,
     url: article.url,
     feedCategory: article.feed_category ?? null,
   });

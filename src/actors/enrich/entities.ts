@@ -150,35 +150,9 @@ function typeOf(parts: string[], given: Set<string>, titled: boolean): EntityTyp
  */
 export function extractEntities(segments: readonly string[], g: Gazetteer = loadGazetteer()): EntityResult {
   const lex = loadLexicon();
-  const found = new Map<string, Entity & { n: number }>();
-  const placeCount = new Map<string, number>();
-  const words: string[] = [];
-  const lows: string[] = [];
-  const starts: boolean[] = [];
-  const breaks: boolean[] = [];
-
-  const addPlace = (p: Place): void => {
-    placeCount.set(p.code, (placeCount.get(p.code) ?? 0) + 1);
-    const key = p.name.toLowerCase();
-    const e = found.get(key);
-    if (e) e.n++;
-    else found.set(key, { name: p.name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', n: 1 });
-  };
-  const addName = (parts: string[]): void => {
-    let titled = false;
-    while (parts.length > 1 && HONORIFICS.has(parts[0]!.toLowerCase())) { parts = parts.slice(1); titled = true; }
-    let legal = false;
-    while (parts.length > 1 && LEGAL_FORMS.has(parts[parts.length - 1]!.toLowerCase())) { parts = parts.slice(0, -1); legal = true; }
-    const surface = parts.join(' ');
-    const key = surface.toLowerCase();
-    const alias = lex.aliases.get(key);
-    const name = alias ? alias[0] : surface;
-    const type = alias ? alias[1] : legal ? 'org' : typeOf(parts, lex.given, titled);
-    const k = name.toLowerCase();
-    const e = found.get(k);
-    if (e) e.n++;
-    else found.set(k, { name, type, n: 1 });
-  };
+  const acc: Found = { found: new Map(), placeCount: new Map(), lex };
+  // scratch arrays are module-level: extraction is synchronous and never re-entered
+  const words = W, lows = L, starts = S, breaks = B;
 
   for (const raw of segments) {
     if (!raw) continue;
@@ -195,37 +169,62 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
       if (STOPWORDS.has(lw)) continue;
       lowerable++;
       if (upper) capital++;
-      if (w.length > 3 && w === w.toUpperCase()) allCaps++;
+      // second letter first: upper-casing every word to compare would allocate per word
+      if (upper && w.length > 3 && isUpper(w.charCodeAt(1)) && w === w.toUpperCase()) allCaps++;
     }
     const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
     const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
 
-    const candidate = (i: number): boolean => isCandidate(words[i]!, lows[i]!, starts[i]!, titleCase, shouting, lex, g);
-
+    const n = words.length;
     let i = 0;
-    while (i < words.length) {
-      if (!candidate(i)) { i++; continue; }
+    while (i < n) {
+      if (!isCandidate(words[i]!, lows[i]!, starts[i]!, titleCase, shouting, lex, g)) { i++; continue; }
       let j = i;
-      while (j + 1 < words.length && !breaks[j + 1]) {
-        if (candidate(j + 1)) { j++; continue; }
-        if (j + 2 < words.length && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && candidate(j + 2)) { j += 2; continue; }
+      while (j + 1 < n && !breaks[j + 1]) {
+        if (isCandidate(words[j + 1]!, lows[j + 1]!, starts[j + 1]!, titleCase, shouting, lex, g)) { j++; continue; }
+        if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && isCandidate(words[j + 2]!, lows[j + 2]!, starts[j + 2]!, titleCase, shouting, lex, g)) { j += 2; continue; }
         break;
       }
-      emitRun(words, i, j, g, lex, addPlace, addName);
+      emitRun(words, i, j, g, acc);
       i = j + 1;
     }
   }
 
+  return finish(acc);
+}
+
+/** Merge lone surnames into full names, order by mentions. Plain loops: this runs per article. */
+function finish(acc: Found): EntityResult {
+  const { found, placeCount } = acc;
+  if (found.size === 0) return { entities: [], places: [] };
   // A lone surname that closes a full name in the same article is that person ("Snowden").
-  const persons = [...found.values()].filter((e) => e.type === 'person');
   for (const [k, e] of found) {
     if (e.type !== 'other' || k.includes(' ')) continue;
-    const full = persons.find((p) => p.name.toLowerCase().endsWith(' ' + k));
-    if (full) { full.n += e.n; found.delete(k); }
+    const suffix = ' ' + k;
+    for (const p of found.values()) {
+      if (p.type === 'person' && p.name.toLowerCase().endsWith(suffix)) { p.n += e.n; found.delete(k); break; }
+    }
   }
-  const entities = [...found.values()].sort((a, b) => b.n - a.n).map(({ name, type }) => ({ name, type }));
-  const places = [...placeCount.entries()].sort((a, b) => b[1] - a[1]).map(([code]) => code);
+  const list: (Entity & { n: number })[] = [];
+  for (const e of found.values()) list.push(e);
+  if (list.length > 1) list.sort(byCount);
+  const entities: Entity[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) entities[i] = { name: list[i]!.name, type: list[i]!.type };
+  const places: string[] = [];
+  if (placeCount.size > 0) {
+    const pc: [string, number][] = [];
+    for (const e of placeCount) pc.push(e);
+    if (pc.length > 1) pc.sort(byPlaceCount);
+    for (const [code] of pc) places.push(code);
+  }
   return { entities, places };
+}
+
+function byCount(a: { n: number }, b: { n: number }): number {
+  return b.n - a.n;
+}
+function byPlaceCount(a: [string, number], b: [string, number]): number {
+  return b[1] - a[1];
 }
 
 /** Can this word be part of a name? */
@@ -240,11 +239,45 @@ function isCandidate(w: string, lw: string, start: boolean, titleCase: boolean, 
   return true;
 }
 
+interface Found {
+  found: Map<string, Entity & { n: number }>;
+  placeCount: Map<string, number>;
+  lex: Lexicon;
+}
+
+const W: string[] = [];
+const L: string[] = [];
+const S: boolean[] = [];
+const B: boolean[] = [];
+
+function addPlace(acc: Found, p: Place): void {
+  acc.placeCount.set(p.code, (acc.placeCount.get(p.code) ?? 0) + 1);
+  const key = p.name.toLowerCase();
+  const e = acc.found.get(key);
+  if (e) e.n++;
+  else acc.found.set(key, { name: p.name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', n: 1 });
+}
+
+function addName(acc: Found, parts: string[]): void {
+  const lex = acc.lex;
+  let titled = false;
+  while (parts.length > 1 && HONORIFICS.has(parts[0]!.toLowerCase())) { parts = parts.slice(1); titled = true; }
+  let legal = false;
+  while (parts.length > 1 && LEGAL_FORMS.has(parts[parts.length - 1]!.toLowerCase())) { parts = parts.slice(0, -1); legal = true; }
+  const surface = parts.join(' ');
+  const key = surface.toLowerCase();
+  const alias = lex.aliases.get(key);
+  const name = alias ? alias[0] : surface;
+  const type = alias ? alias[1] : legal ? 'org' : typeOf(parts, lex.given, titled);
+  const k = name.toLowerCase();
+  const e = acc.found.get(k);
+  if (e) e.n++;
+  else acc.found.set(k, { name, type, n: 1 });
+}
+
 /** A run of name words: peel gazetteer places (longest match first), the rest are names. */
-function emitRun(
-  words: string[], from: number, to: number, g: Gazetteer, lex: Lexicon,
-  addPlace: (p: Place) => void, addName: (parts: string[]) => void,
-): void {
+function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: Found): void {
+  const lex = acc.lex;
   let rest: string[] = [];
   let k = from;
   while (k <= to) {
@@ -256,8 +289,8 @@ function emitRun(
       const p = g.phrases.get(key);
       // A place inside a longer alias ("Bank of England") stays part of the name.
       if (p && !(len < to - from + 1 && lex.aliases.has(words.slice(from, to + 1).join(' ').toLowerCase()))) {
-        if (rest.length > 0) { pushName(rest, addName); rest = []; }
-        addPlace(p);
+        if (rest.length > 0) { pushName(rest, acc); rest = []; }
+        addPlace(acc, p);
         matched = len;
         break;
       }
@@ -266,13 +299,13 @@ function emitRun(
     rest.push(words[k]!);
     k++;
   }
-  if (rest.length > 0) pushName(rest, addName);
+  if (rest.length > 0) pushName(rest, acc);
 }
 
-function pushName(parts: string[], addName: (parts: string[]) => void): void {
+function pushName(parts: string[], acc: Found): void {
   while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
   while (parts.length > 0 && CONNECTORS.has(parts[0]!)) parts.shift();
   if (parts.length === 0) return;
   if (parts.length === 1 && parts[0]!.length < 2) return;
-  addName(parts);
+  addName(acc, parts);
 }

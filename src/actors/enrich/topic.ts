@@ -74,11 +74,11 @@ let scratchScores = new Float64Array(CATEGORIES.length);
 
 /**
  * Classify one article. `tokens` are the lower-cased tokens of title + snippet (+ text prefix);
- * `lowerText` is the same text lower-cased (for the rules). `minConfidence` is the model
+ * `text` is the same text (lower-cased here only when the rules are consulted). `minConfidence` is the model
  * probability under which rules may overrule it.
  */
 export function classifyTopic(
-  input: { tokens: readonly string[]; lowerText: string | (() => string); url?: string | null; feedCategory?: string | null },
+  input: { tokens: readonly string[]; text: string; url?: string | null; feedCategory?: string | null },
   model: TopicModel = loadTopicModel(),
   minConfidence = 0.45,
 ): TopicResult {
@@ -98,7 +98,7 @@ export function classifyTopic(
     if (p < 0.8 || pUrl > 0.1) return { category: fromUrl, confidence: p, via: 'url' };
   }
   if (p < minConfidence) {
-    const ruled = categoryFromRules(typeof input.lowerText === 'string' ? input.lowerText : input.lowerText());
+    const ruled = categoryFromRules(input.text.toLowerCase());
     if (ruled) {
       const ri = model.classes.indexOf(ruled);
       // Rules break near-ties among the model's own top guesses, or name a class it lacks.
