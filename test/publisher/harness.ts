@@ -4,11 +4,11 @@ import { MemoryPublisherStore, type PublisherStatus, type PublisherStore } from 
 import type { RawArticle } from '../../src/actors/publisher/types.js';
 import { ManualClock, realClock, type Clock } from '../../src/runtime/clock.js';
 import { ActorSystem } from '../../src/runtime/system.js';
-import { parseMiniRss } from './mini-rss.js';
+import { parseFeed } from '../../src/actors/feed/parse.js';
 
 /**
  * A node for the publisher tests: the real actor runtime (one timer heap), the real Fetcher
- * against local HTTP servers, the test RSS reader, an in-memory store and an emit log. Time is
+ * against local HTTP servers, the real feed parser, an in-memory store and an emit log. Time is
  * a ManualClock (`step` moves it and lets the polls it fires finish) or the real clock.
  */
 export interface Node {
@@ -57,7 +57,7 @@ export function makeNode(opts: {
   });
   const deps: PublisherDeps = {
     fetch: (req) => fetcher.fetch(req),
-    parse: (body, o) => parseMiniRss(body, o),
+    parse: (body, o) => parseFeed(body, { baseUrl: o.baseUrl, contentType: o.contentType ?? undefined }),
     emit: async (articles) => {
       if (emitDown.value) throw new Error('ingest log unavailable');
       emitted.push(...articles);
