@@ -11,6 +11,8 @@ describe('stripHtml', () => {
     ['It&#8217;s &#x201C;here&#x201D;', 'It\u2019s \u201Chere\u201D'],
     ['<script>var x = "<p>";</script>Text', 'Text'],
     ['a<br/>b', 'a\nb'],
+    ['<GSW INC> YEAR NET and <IBM.N>', '<GSW INC> YEAR NET and <IBM.N>'],
+    ['x <span class="k">y</span>', 'x  y'],
   ])('%j', (input, want) => {
     expect(stripHtml(input).trim()).toBe(want);
   });

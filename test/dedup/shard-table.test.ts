@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ShardTable, type MatchOut, type TableItem } from '../../src/actors/dedup/shard-table.js';
-import { DEFAULT_VERIFY_POLICY, verifyCandidate } from '../../src/actors/dedup/verify.js';
+import { DEFAULT_VERIFY_POLICY, VERIFY_SHORT, VERIFY_TEXT, verifyCandidate } from '../../src/actors/dedup/verify.js';
 
 const H = 3600_000;
 const T0 = Date.UTC(2024, 5, 1);
@@ -87,13 +87,23 @@ describe('ShardTable', () => {
 
 describe('verifyCandidate', () => {
   const s = sketch(5);
+  // a sketch agreeing in 12 of 16 bins (~0.75 similar) and one agreeing in 8 (~0.5)
+  const s75 = Uint8Array.from(s, (v, i) => (i < 12 ? v : v ^ 0xff));
+  const s50 = Uint8Array.from(s, (v, i) => (i < 8 ? v : v ^ 0xff));
+  const T = VERIFY_TEXT;
+  const S = VERIFY_SHORT;
   it.each([
-    ['bare, within 3', 3, null, null, true],
-    ['bare, 4 apart', 4, null, null, false],
-    ['sketches agree, far but within max', policy.maxDistance, s, s, true],
-    ['sketches agree, beyond max', policy.maxDistance + 1, s, s, false],
-    ['sketches differ, identical hash', 0, s, sketch(9), false],
-  ])('%s', (_n, d, a, b, want) => {
-    expect(verifyCandidate(d, a, 0, true, b, 0, true, policy)).toBe(want);
+    ['bare, within 3', 3, null, T, null, T, true],
+    ['bare, 4 apart', 4, null, T, null, T, false],
+    ['sketches agree, far but within max', policy.maxDistance, s, T, s, T, true],
+    ['sketches agree, beyond max', policy.maxDistance + 1, s, T, s, T, false],
+    ['sketches differ, identical hash', 0, s, T, sketch(9), T, false],
+    ['three quarters similar texts', 8, s, T, s75, T, true],
+    ['half similar texts, far hashes', 8, s, T, s50, T, false],
+    ['half similar texts, close hashes: the lowered bar lets them through', 4, s, T, s50, 0, true],
+    ['three quarters similar but one side a bare headline', 2, s, S, s75, T, false],
+    ['identical bare headlines', 0, s, S, s, S, true],
+  ])('%s', (_n, d, a, af, b, bf, want) => {
+    expect(verifyCandidate(d, a, 0, af, b, 0, bf, policy)).toBe(want);
   });
 });

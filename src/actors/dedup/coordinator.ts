@@ -86,7 +86,7 @@ export class DedupCoordinator {
     for (let k = 0; k < batch.length; k++) {
       const i = order[k]!;
       const { fp, publishedAt } = batch[i]!;
-      const it: DedupItem = { handle: first + k, hi: fp.hi, lo: fp.lo, publishedAt, sketch: fp.sketch, hasText: fp.hasText };
+      const it: DedupItem = { handle: first + k, hi: fp.hi, lo: fp.lo, publishedAt, sketch: fp.sketch, hasText: fp.hasText, short: !!fp.short };
       items[i] = it;
       // a wordless article matches every other wordless one by its zero hash: keep it out
       if (fp.empty) continue;

@@ -13,6 +13,8 @@ export interface Fingerprint {
   hasText: boolean;
   /** true when the article had no words at all: such fingerprints are all alike and match nothing */
   empty?: boolean;
+  /** few shingles (typically a headline alone): verification then wants a near-identical text */
+  short?: boolean;
 }
 
 export interface FingerprintOptions {
@@ -27,6 +29,9 @@ export interface FingerprintOptions {
 }
 
 export const DEFAULT_FINGERPRINT_OPTIONS: FingerprintOptions = { simhashShingle: 1, sketchShingle: 3, titleWeight: 8, maxTokens: 2000 };
+
+/** fewer sketch shingles than this mark a fingerprint `short` (a headline of up to ~13 words) */
+export const SHORT_SHINGLES = 12;
 
 // scratch buffers reused across calls: fingerprinting is hot and single-threaded per worker
 let titleTok = new Uint32Array(128);
@@ -65,7 +70,8 @@ export function fingerprint(
   const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
   const m = shingleHashes(bodyTok, nb, options.sketchShingle, all.subarray(ns));
   const sketch = minhashSketch(all, ns + m);
-  return sketch ? { hi, lo, sketch, hasText } : { hi, lo, sketch, hasText, empty: true };
+  if (!sketch) return { hi, lo, sketch, hasText, empty: true, short: true };
+  return ns + m < SHORT_SHINGLES ? { hi, lo, sketch, hasText, short: true } : { hi, lo, sketch, hasText };
 }
 
 /** Convenience for output: the fingerprint's 16-hex-digit SimHash. */

@@ -9,7 +9,8 @@ import { decodeHTML } from 'entities';
 
 const BLOCK_TAG = /<\/?(?:p|br|div|li|ul|ol|h[1-6]|blockquote|section|article|tr|table|figure|figcaption|hr)\b[^>]*>/gi;
 const DROP_ELEMENT = /<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
-const ANY_TAG = /<\/?[a-zA-Z][^<>]*>|<!--[\s\S]*?-->/g;
+// only real element names count as tags: wire copy uses angle brackets for tickers (`<IBM.N>`)
+const ANY_TAG = /<\/?(?:a|abbr|article|aside|b|big|blockquote|body|br|caption|center|cite|code|dd|del|details|div|dl|dt|em|embed|figcaption|figure|font|footer|h[1-6]|head|header|hr|html|i|iframe|img|ins|kbd|label|li|link|main|mark|meta|nav|object|ol|p|picture|pre|q|s|section|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|time|tr|tt|u|ul|video|wbr)\b[^<>]*>|<!--[\s\S]*?-->/gi;
 const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]+);?/i;
 
 /** Strip markup and decode entities, repeating for double-escaped feeds (`&amp;lt;b&amp;gt;`). */

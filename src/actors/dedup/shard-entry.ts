@@ -14,6 +14,8 @@ export interface TableItem {
   publishedAt: number;
   sketch?: Uint8Array | null;
   hasText?: boolean;
+  /** few shingles (a headline alone): only a near-identical text counts as a copy */
+  short?: boolean;
 }
 
 export interface TableOptions {
@@ -43,7 +45,7 @@ export function copyEntry(rec: Uint32Array, sk: Uint32Array, e: number, toRec: U
   for (let i = 0; i < SKETCH_WORDS; i++) toSk[b + i] = sk[a + i]!;
 }
 
-/** minutes since epoch, clamped to what fits beside the two flag bits */
+/** minutes since epoch, clamped to what fits beside the three flag bits (until year 3000) */
 export function toMin(ms: number): number {
-  return ms <= 0 ? 0 : Math.min(0x3fffffff, Math.floor(ms / 60_000));
+  return ms <= 0 ? 0 : Math.min(0x1fffffff, Math.floor(ms / 60_000));
 }

@@ -1,6 +1,6 @@
 import { SKETCH_BINS as SKETCH_BINS_EXPORTED } from './sketch.js';
 import { copyEntry, toMin, type MatchOut, type TableItem, type TableOptions } from './shard-entry.js';
-import { verifyCandidate, type VerifyPolicy } from './verify.js';
+import { VERIFY_SHORT, VERIFY_TEXT, verifyCandidate, type VerifyPolicy } from './verify.js';
 
 export type { MatchOut, TableItem, TableOptions } from './shard-entry.js';
 
@@ -13,15 +13,17 @@ export type { MatchOut, TableItem, TableOptions } from './shard-entry.js';
  * grouped by block value, CSR style: `offsets[h]..offsets[h+1]`) plus a small *delta* of recent
  * inserts chained per block. When the delta reaches a sixteenth of the base, both are merged by a
  * counting sort (O(n), amortised ~16 entry copies per insert); the merge also drops expired entries.
- * Records are 4 uint32 (hi, lo, time<<2|flags, handle) = 16 bytes, four to a cache line, plus
+ * Records are 4 uint32 (hi, lo, time<<3|flags, handle) = 16 bytes, four to a cache line, plus
  * the 16-byte sketch: 32 bytes per entry in the base, 36 in the delta.
  */
 // a module-local copy: imported bindings can cost a getter call per access under some loaders
 const SKETCH_BINS: number = SKETCH_BINS_EXPORTED;
 export const BYTES_PER_ENTRY = 16 + SKETCH_BINS;
 
+// entry flags, stored in the low bits of the time word
 const F_SKETCH = 1;
-const F_TEXT = 2;
+const FLAG_BITS = 3;
+const FLAG_MASK = (1 << FLAG_BITS) - 1;
 const MIN_DELTA = 8192;
 
 export class ShardTable {
@@ -104,7 +106,7 @@ export class ShardTable {
     const lo = it.lo;
     const win = this.windowMin;
     const sk = it.sketch ?? null;
-    const text = !!it.hasText;
+    const mine = flagsOf(it);
     const limit = sk ? policy.maxDistance : policy.maxDistanceBare;
     let best = -1;
     let bestD = limit + 1;
@@ -122,9 +124,9 @@ export class ShardTable {
       const d = (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) + (Math.imul((y + (y >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
       if (d > bestD) continue;
       const tf = base[r + 2]!;
-      const te = tf >>> 2;
+      const te = tf >>> FLAG_BITS;
       if (te + win < t || t + win < te || (d === bestD && te >= bestT)) continue;
-      if (!verifyCandidate(d, sk, 0, text, tf & F_SKETCH ? this.baseSketch : null, e * SKETCH_BINS, (tf & F_TEXT) !== 0, policy)) continue;
+      if (!verifyCandidate(d, sk, 0, mine, tf & F_SKETCH ? this.baseSketch : null, e * SKETCH_BINS, tf & FLAG_MASK, policy)) continue;
       best = base[r + 3]!;
       bestD = d;
       bestT = te;
@@ -142,9 +144,9 @@ export class ShardTable {
       const d = (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) + (Math.imul((y + (y >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
       if (d > bestD) continue;
       const tf = delta[r + 2]!;
-      const te = tf >>> 2;
+      const te = tf >>> FLAG_BITS;
       if (te + win < t || t + win < te || (d === bestD && te >= bestT)) continue;
-      if (!verifyCandidate(d, sk, 0, text, tf & F_SKETCH ? this.deltaSketch : null, e * SKETCH_BINS, (tf & F_TEXT) !== 0, policy)) continue;
+      if (!verifyCandidate(d, sk, 0, mine, tf & F_SKETCH ? this.deltaSketch : null, e * SKETCH_BINS, tf & FLAG_MASK, policy)) continue;
       best = delta[r + 3]!;
       bestD = d;
       bestT = te;
@@ -164,7 +166,7 @@ export class ShardTable {
     const e = this.deltaCount++;
     if (e * 4 >= this.delta.length) this.growDelta();
     const r = e << 2;
-    let f = it.hasText ? F_TEXT : 0;
+    let f = flagsOf(it);
     const sk = it.sketch;
     if (sk && sk.length >= SKETCH_BINS) {
       f |= F_SKETCH;
@@ -173,7 +175,7 @@ export class ShardTable {
     }
     this.delta[r] = it.hi;
     this.delta[r + 1] = it.lo;
-    this.delta[r + 2] = ((t << 2) | f) >>> 0;
+    this.delta[r + 2] = ((t << FLAG_BITS) | f) >>> 0;
     this.delta[r + 3] = it.handle;
     this.deltaNext[e] = this.heads[h]!;
     this.heads[h] = e;
@@ -248,7 +250,7 @@ export class ShardTable {
     let start = 0;
     for (let h = 0; h < H; h++) {
       const end = off[h + 1]!;
-      for (let e = start; e < end; e++) if (base[(e << 2) + 2]! >>> 2 >= cutoff) copyEntry(base, bs, e, base, bs, w++);
+      for (let e = start; e < end; e++) if (base[(e << 2) + 2]! >>> FLAG_BITS >= cutoff) copyEntry(base, bs, e, base, bs, w++);
       start = end;
       off[h + 1] = w;
     }
@@ -285,3 +287,7 @@ export class ShardTable {
   }
 }
 
+/** verification flags of an item (the sketch bit is added when the sketch is stored) */
+function flagsOf(it: TableItem): number {
+  return (it.hasText ? VERIFY_TEXT : 0) | (it.short ? VERIFY_SHORT : 0);
+}

@@ -15,6 +15,8 @@ export interface VerifyPolicy {
   minSimilarityText: number;
   /** minimum estimated Jaccard when either side is title + snippet only */
   minSimilaritySnippet: number;
+  /** minimum estimated Jaccard when either side has only a few shingles (a bare headline) */
+  minSimilarityShort: number;
   /** below this distance the similarity bar is lowered by `closeBonus` (close hashes are evidence too) */
   closeDistance: number;
   closeBonus: number;
@@ -25,24 +27,35 @@ export const DEFAULT_VERIFY_POLICY: VerifyPolicy = {
   maxDistance: 14,
   minSimilarityText: 0.6,
   minSimilaritySnippet: 0.6,
+  minSimilarityShort: 0.9,
   closeDistance: 4,
   closeBonus: 0.15,
 };
 
-/** Decides one candidate pair. Sketch arguments are arrays with offsets so tables pass their storage. */
+/** flag bits describing one side of a pair */
+export const VERIFY_TEXT = 2;
+export const VERIFY_SHORT = 4;
+
+/**
+ * Decides one candidate pair. Sketch arguments are arrays with offsets so tables pass their
+ * storage; flags are `VERIFY_TEXT | VERIFY_SHORT` bits.
+ */
 export function verifyCandidate(
   distance: number,
   a: ArrayLike<number> | null,
   aOff: number,
-  aText: boolean,
+  aFlags: number,
   b: ArrayLike<number> | null,
   bOff: number,
-  bText: boolean,
+  bFlags: number,
   policy: VerifyPolicy,
 ): boolean {
   if (!a || !b) return distance <= policy.maxDistanceBare;
   if (distance > policy.maxDistance) return false;
-  let bar = aText && bText ? policy.minSimilarityText : policy.minSimilaritySnippet;
+  const sim = sketchSimilarity(a, aOff, b, bOff);
+  // a handful of shingles makes a coarse estimate, and formulaic headlines share most of them
+  if ((aFlags | bFlags) & VERIFY_SHORT) return sim >= policy.minSimilarityShort;
+  let bar = aFlags & bFlags & VERIFY_TEXT ? policy.minSimilarityText : policy.minSimilaritySnippet;
   if (distance <= policy.closeDistance) bar -= policy.closeBonus;
-  return sketchSimilarity(a, aOff, b, bOff) >= bar;
+  return sim >= bar;
 }
