@@ -3,7 +3,9 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { EnrichStage } from '../actors/pipeline/enrich-stage.js';
 import { ProcessPipeline, processLines } from '../actors/pipeline/process.js';
+import { StoryStage } from '../actors/pipeline/story-stage.js';
 import { describeError } from '../runtime/errors.js';
 
 /**
@@ -67,7 +69,7 @@ export async function main(argv: string[], io: ProcessIo = defaultIo()): Promise
   const output = args.output === '-' ? io.stdout : createWriteStream(args.output, 'utf8');
   let failed = 0;
   try {
-    const pipeline = await ProcessPipeline.create();
+    const pipeline = await ProcessPipeline.create({ extraStages: [new EnrichStage(), new StoryStage()] });
     const lines = createInterface({ input, crlfDelay: Infinity });
     for await (const r of processLines(pipeline, lines)) {
       if ('error' in r) {

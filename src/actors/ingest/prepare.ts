@@ -4,7 +4,7 @@ import { fingerprint } from '../dedup/fingerprint.js';
 import { simhashHex } from '../dedup/simhash.js';
 import { enrich } from '../enrich/enrich.js';
 import { clampSnippet } from '../store/articles.js';
-import { stripHtml } from '../dedup/normalize.js';
+import { removeTitleNoise, stripHtml } from '../dedup/normalize.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 
 /**
@@ -42,7 +42,8 @@ function prepareOne(r: RawArticle, now: number): PreparedArticle {
   const summary = r.summary ? stripHtml(r.summary) : null;
   const fp = fingerprint(title, summary, r.text ?? null);
   const e = enrich({
-    id: hash, url: canonical, title, summary, text: r.text ?? null, publisher: r.publisher, published_at: publishedAt,
+    // syndication noise (`| Outlet`, `UPDATE 2-`) would read as entities
+    id: hash, url: canonical, title: removeTitleNoise(title), summary, text: r.text ?? null, publisher: r.publisher, published_at: publishedAt,
     feed_category: r.feed_category ?? null, publisher_country: r.publisher_country ?? null, language: r.language ?? null,
   });
   return {

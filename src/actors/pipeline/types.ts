@@ -25,6 +25,8 @@ export interface PipelineItem {
   fp: Fingerprint;
   /** set by the dedup stage: the URL was seen before, so this is an update of that article */
   update: boolean;
+  /** set by the enrichment stage: places the article is about */
+  places?: string[];
   out: ProcessOutput;
 }
 
