@@ -102,7 +102,7 @@ describe('newsagg process CLI', () => {
     out.on('data', (c) => (text += c));
     const code = await main([], { stdin: Readable.from([`${article({ id: 'z' }, 2)}\n`]), stdout: out, stderr: new PassThrough() });
     expect(code).toBe(0);
-    expect(JSON.parse(text.trim())).toMatchObject({ id: 'z', duplicate_of: null, story_id: null });
+    expect(JSON.parse(text.trim())).toMatchObject({ id: 'z', duplicate_of: null, story_id: 'st_z' });
   });
 
   it('says clearly when the input file does not exist', async () => {
