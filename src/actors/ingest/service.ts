@@ -31,6 +31,8 @@ export interface IngestServiceOptions {
   dedupWindowMs?: number;
   activeWindowMs?: number;
   maxBatch?: number;
+  /** how often expired dedup entries are dropped (default 10 min) */
+  expireEveryMs?: number;
   queue?: WorkQueue<RawArticle>;
   log?: Logger;
   metrics?: Metrics;
@@ -96,6 +98,15 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     ...(o.onStories ? { onStories: o.onStories } : {}),
   });
   const queue = o.queue ?? new MemoryWorkQueue<RawArticle>({ maxBatch: o.maxBatch ?? 500, lingerMs: 10, log });
+  // entries past the dedup window leave the shard tables and the fingerprint table
+  const expiry = setInterval(() => {
+    void (async () => {
+      const removed = await dedup.expire(now());
+      const pruned = await fingerprints.prune(now() - dedupWindowMs);
+      log.debug({ removed, pruned }, 'dedup window expired');
+    })().catch((err: unknown) => log.warn({ err: String(err) }, 'dedup expiry failed'));
+  }, o.expireEveryMs ?? 10 * 60_000);
+  expiry.unref();
   queue.consume(async (batch) => {
     const r = await pipeline.handle(batch);
     log.debug(r, 'ingest batch stored');
@@ -107,6 +118,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
       return queue.pending;
     },
     async stop() {
+      clearInterval(expiry);
       await queue.close();
     },
   };
