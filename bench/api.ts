@@ -75,6 +75,8 @@ async function serveApi(): Promise<void> {
   console.log(`READY ${await http.listen()}`);
 }
 
+// exit normally on SIGTERM, so `node --cpu-prof` children write their profile
+if (ROLE) for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => process.exit(0));
 if (ROLE === 'hello') await serveHello();
 else if (ROLE === 'api') await serveApi();
 
