@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Cache } from '../runtime/cache.js';
 import type { Sql } from '../runtime/sql.js';
 
@@ -21,14 +21,18 @@ export class SnapshotStore {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Store a snapshot under an id derived from its content, so an unchanged ranking yields the
+   * same id, the same first page and the same ETag (a CDN and `If-None-Match` keep working).
+   */
   async put(s: Snapshot): Promise<string> {
-    const id = randomBytes(9).toString('base64url');
     const body = JSON.stringify(s);
+    const id = createHash('sha256').update(body).digest('base64url').slice(0, 16);
     try {
       await this.cache.set(`snap:${id}`, body, this.ttlMs);
     } catch {
       await this.sql.query('DELETE FROM feed_snapshots WHERE expires_at < $1', [new Date(this.now()).toISOString()]);
-      await this.sql.query('INSERT INTO feed_snapshots (id, body, expires_at) VALUES ($1, $2::jsonb, $3)', [
+      await this.sql.query('INSERT INTO feed_snapshots (id, body, expires_at) VALUES ($1, $2::jsonb, $3) ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at', [
         id, body, new Date(this.now() + this.ttlMs).toISOString(),
       ]);
     }

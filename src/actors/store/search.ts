@@ -1,5 +1,8 @@
 import type { Sql } from '../../runtime/sql.js';
 
+/** matches ranked per query at most (the newest ones) */
+export const MAX_CANDIDATES = 2_000;
+
 export interface SearchHit {
   id: string;
   story_id: string | null;
@@ -32,11 +35,17 @@ export async function searchArticles(
   }
   const { rows } = await sql.query<SearchHit>(
     `WITH q AS (SELECT websearch_to_tsquery('english', $1) AS tsq),
+     -- rank only the most recent matches: a common word can match a large share of the archive,
+     -- and the recency blend makes old matches unlikely to rank anyway
+     recent AS (
+       SELECT a.id, a.story_id, a.search, a.published_at FROM articles a, q
+        WHERE ${where.join(' AND ')} ORDER BY a.published_at DESC LIMIT ${MAX_CANDIDATES}
+     ),
      hits AS (
-       SELECT a.id, a.story_id,
-              round((ts_rank_cd(a.search, q.tsq) /
-                (1 + GREATEST(0, extract(epoch FROM ($2::timestamptz - a.published_at)) / 86400.0) / $3))::numeric, 9)::float8 AS rank
-         FROM articles a, q WHERE ${where.join(' AND ')}
+       SELECT r.id, r.story_id,
+              round((ts_rank_cd(r.search, q.tsq) /
+                (1 + GREATEST(0, extract(epoch FROM ($2::timestamptz - r.published_at)) / 86400.0) / $3))::numeric, 9)::float8 AS rank
+         FROM recent r, q
      )
      SELECT id, story_id, rank FROM hits ${after} ORDER BY rank DESC, id DESC LIMIT $4`,
     params,
