@@ -18,7 +18,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fnv1a, tokenize, type ArticleInput } from '../src/actors/enrich/text.js';
+import { fnv1a, tokenize, tokenizeArticle, type ArticleInput } from '../src/actors/enrich/text.js';
 import { serializeModel, topicFeatures, type Category } from '../src/actors/enrich/topic-model.js';
 import { isContentToken, stem } from '../src/actors/stories/vectors.js';
 
@@ -116,6 +116,13 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** The model's features of one row, exactly as enrichment computes them. */
+export function rowFeatures(a: ArticleInput, buckets: number): number[] {
+  const tokens: string[] = [];
+  const titleTokens = tokenizeArticle(a, tokens, 1200);
+  return topicFeatures(tokens, buckets, [], a.url || undefined, titleTokens);
+}
+
 function trainText(a: ArticleInput): string {
   let s = a.title;
   if (a.summary) s += '\n' + a.summary;
@@ -130,7 +137,7 @@ export function train(rows: TopicRow[], opts: { buckets: number; epochs: number;
   const W = new Float32Array(opts.buckets * C);
   const G = new Float32Array(opts.buckets * C).fill(1e-6);
   const bias = new Float32Array(C);
-  const feats = rows.map((r) => topicFeatures(tokenize(trainText(r.article)), opts.buckets, [], r.article.url));
+  const feats = rows.map((r) => rowFeatures(r.article, opts.buckets));
   const ys = rows.map((r) => classes.indexOf(r.label));
   const rnd = mulberry32(opts.seed);
   const order = rows.map((_, i) => i);
@@ -174,7 +181,7 @@ export function trainNaiveBayes(rows: TopicRow[], classes: Category[], buckets: 
   for (const r of rows) {
     const c = classes.indexOf(r.label);
     prior[c]!++;
-    for (const h of topicFeatures(tokenize(trainText(r.article)), buckets, [], r.article.url)) { cnt[h * C + c]!++; tot[c]!++; }
+    for (const h of rowFeatures(r.article, buckets)) { cnt[h * C + c]!++; tot[c]!++; }
   }
   const weights = new Float32Array(buckets * C);
   for (let h = 0; h < buckets; h++) {

@@ -1,7 +1,7 @@
 import { extractEntities, type Entity } from './entities.js';
 import { loadGazetteer, regionForCountry, type Region } from './gazetteer.js';
 import { detectLanguage } from './language.js';
-import { articleText, tokenize, type ArticleInput } from './text.js';
+import { articleText, tokenizeArticle, type ArticleInput } from './text.js';
 import { classifyTopic } from './topic.js';
 import { loadTopicModel, type Category } from './topic-model.js';
 
@@ -32,13 +32,15 @@ export function warmUpEnrichment(): void {
  */
 export function enrich(article: ArticleInput): Enrichment {
   const text = articleText(article, 1200);
-  const tokens = tokenize(text);
+  const tokens: string[] = [];
+  const titleTokens = tokenizeArticle(article, tokens, 1200);
   const lang = detectLanguage(article.summary ? article.title + '\n' + article.summary : text, article.language, tokens);
   const topic = classifyTopic({
     tokens,
     text,
     url: article.url,
     feedCategory: article.feed_category ?? null,
+    titleTokens,
   });
   const segments = [article.title];
   if (article.summary) segments.push(article.summary);

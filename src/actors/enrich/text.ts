@@ -28,6 +28,19 @@ export function articleText(a: ArticleInput, textChars = 1200): string {
   return s;
 }
 
+/**
+ * Tokens of `articleText(a, textChars)` into `out` (same tokens, without building the joined
+ * string); returns how many of them come from the title.
+ */
+export function tokenizeArticle(a: ArticleInput, out: string[], textChars = 1200): number {
+  out.length = 0;
+  tokenize(a.title, out);
+  const n = out.length;
+  if (a.summary) tokenize(a.summary, out);
+  if (a.text && textChars > 0) tokenize(a.text.length > textChars ? a.text.slice(0, textChars) : a.text, out);
+  return n;
+}
+
 function isWordChar(c: number): boolean {
   return (
     (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||

@@ -38,21 +38,33 @@ export class TopicModelError extends NewsaggError {
   }
 }
 
+/** Salts that keep title words and URL slug words apart from the same words in the body. */
+const TITLE_SALT = 0x7171;
+const SLUG_SALT = 0x5106;
+
 /**
- * Hashed feature indices of a token list: unigrams of non-stopwords and bigrams of adjacent
- * tokens (stopwords included, so "out of" style phrases still count). Writes into `out`.
+ * Hashed feature indices of a token list: unigrams of non-stopwords, the same unigrams again
+ * marked as title words for the first `titleTokens` tokens (a headline word says more than a
+ * body word), and bigrams of adjacent non-stopwords. Writes into `out`.
  */
-export function topicFeatures(tokens: readonly string[], buckets: number, out: number[], url?: string): number[] {
+export function topicFeatures(tokens: readonly string[], buckets: number, out: number[], url?: string, titleTokens = 0): number[] {
   out.length = 0;
   const mask = buckets - 1;
   if (url) urlFeatures(url, mask, out);
   let prev = 0;
+  let prevStop = true;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const h = fnv1a(t);
-    if (!STOPWORDS.has(t)) out.push(h & mask);
-    if (i > 0) out.push(pairHash(prev, h) & mask);
+    const stop = STOPWORDS.has(t);
+    if (!stop) {
+      out.push(h & mask);
+      if (i < titleTokens) out.push(pairHash(h, TITLE_SALT) & mask);
+      // bigrams of content words only: "out of"-style pairs were noise on held-out rows
+      if (!prevStop) out.push(pairHash(prev, h) & mask);
+    }
     prev = h;
+    prevStop = stop;
   }
   return out;
 }
@@ -60,7 +72,8 @@ export function topicFeatures(tokens: readonly string[], buckets: number, out: n
 /**
  * The publisher host and the URL's section folders ("/business/", "/sport/football/") are
  * features of their own: a publisher's sections say more about topic than any headline word.
- * The last path segment is the slug (headline words) and is skipped.
+ * The last path segment is the slug: its words count as slug words (they often carry a
+ * section-like word the headline lacks).
  */
 function urlFeatures(url: string, mask: number, out: number[]): void {
   const m = /^[a-z]+:\/\/(?:www\.)?([^/?#:]+)[^/?#]*(\/[^?#]*)?/i.exec(url);
@@ -72,6 +85,21 @@ function urlFeatures(url: string, mask: number, out: number[]): void {
   for (let i = 1; i < segs.length - 1 && i < 5; i++) {
     const seg = segs[i]!;
     if (seg.length > 1 && seg.length < 24 && !/\d{3}/.test(seg)) out.push(fnv1a('p:' + seg) & mask);
+  }
+  slugFeatures(segs[segs.length - 1]!, mask, out);
+}
+
+/** Words of a URL slug ("apple-beats-forecasts.html"): letters only, 3+ long, no stopwords. */
+function slugFeatures(slug: string, mask: number, out: number[]): void {
+  let start = -1;
+  for (let i = 0; i <= slug.length; i++) {
+    const c = i < slug.length ? slug.charCodeAt(i) : 0;
+    if (c >= 97 && c <= 122) { if (start < 0) start = i; continue; }
+    if (start >= 0 && i - start > 2) {
+      const w = slug.slice(start, i);
+      if (!STOPWORDS.has(w)) out.push(pairHash(fnv1a(w), SLUG_SALT) & mask);
+    }
+    start = -1;
   }
 }
 

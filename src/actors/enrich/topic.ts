@@ -78,14 +78,14 @@ let scratchScores = new Float64Array(CATEGORIES.length);
  * probability under which rules may overrule it.
  */
 export function classifyTopic(
-  input: { tokens: readonly string[]; text: string; url?: string | null; feedCategory?: string | null },
+  input: { tokens: readonly string[]; text: string; url?: string | null; feedCategory?: string | null; titleTokens?: number },
   model: TopicModel = loadTopicModel(),
   minConfidence = 0.45,
 ): TopicResult {
   const fromTag = categoryFromTag(input.feedCategory);
   if (fromTag) return { category: fromTag, confidence: 1, via: 'tag' };
   if (scratchScores.length < model.classes.length) scratchScores = new Float64Array(model.classes.length);
-  topicFeatures(input.tokens, model.buckets, scratchFeatures, input.url ?? undefined);
+  topicFeatures(input.tokens, model.buckets, scratchFeatures, input.url ?? undefined, input.titleTokens ?? 0);
   scoreFeatures(model, scratchFeatures, scratchScores);
   const k = softmax(scratchScores, model.classes.length);
   const p = scratchScores[k]!;
