@@ -109,72 +109,112 @@ function computeLocalName(raw: string): string {
   return XHTML_PREFIXES.has(n.slice(0, colon)) ? n.slice(colon + 1) : n;
 }
 
-/** Text between tags (it holds no `<`): decode entities, re-escape; most segments need neither. */
-function pushText(out: string[], s: string): void {
-  if (s.indexOf('&') !== -1) out.push(escapeText(decodeHTML(s)));
-  else out.push(s.indexOf('>') === -1 ? s : s.replace(/>/g, '&gt;'));
+/** Text between tags (it holds no `<`) that needs work: decode entities and re-escape, or escape a stray `>`. */
+function cookText(s: string): string {
+  return s.indexOf('&') !== -1 ? escapeText(decodeHTML(s)) : s.replace(/>/g, '&gt;');
 }
 
 /** Attributes worth reading on an element whose own allow-list is empty. */
 const GLOBAL_HINT = /\b(?:lang|dir|xml:base)\s*=/i;
 
-/** Sanitise HTML; relative URLs resolve against `base` and nested `xml:base` attributes. */
+/**
+ * Sanitise HTML; relative URLs resolve against `base` and nested `xml:base` attributes.
+ *
+ * Most of a typical body already is its own sanitised form (plain text, `<p>`, `</p>`), so the
+ * output is not assembled piece by piece: `from` marks the start of an input stretch still to be
+ * copied verbatim, and only where the output differs (a rewritten tag, decoded text) is that
+ * stretch flushed and the replacement appended. This keeps the number of string operations
+ * proportional to the markup that changes, not to all markup.
+ */
 export function sanitizeHtml(input: string, base: string | null): Sanitized {
-  const out: string[] = [];
+  let html = '';
+  let from = 0; // input[from, pos) is copied verbatim at the next flush
+  let stop = input.length; // where the verbatim copy ends (an unterminated tag cuts the rest)
   const stack: string[] = [];
   const bases: (string | null)[] = [];
   let curBase = base;
   let firstImage: string | null = null;
   const n = input.length;
   let i = 0;
+  // next `&` / `>` at or after i (or n): text segments without either are copied as they are
+  let amp = -1;
+  let gtNext = -1;
 
   while (i < n) {
-    const lt = input.indexOf('<', i);
-    if (lt === -1) {
-      pushText(out, input.slice(i));
-      break;
+    let lt = input.indexOf('<', i);
+    if (lt === -1) lt = n;
+    if (lt > i) {
+      if (amp < i) {
+        amp = input.indexOf('&', i);
+        if (amp === -1) amp = n;
+      }
+      if (gtNext < i) {
+        gtNext = input.indexOf('>', i);
+        if (gtNext === -1) gtNext = n;
+      }
+      if (amp < lt || gtNext < lt) {
+        if (i > from) html += input.slice(from, i);
+        html += cookText(input.slice(i, lt));
+        from = lt;
+      }
     }
-    if (lt > i) pushText(out, input.slice(i, lt));
+    if (lt === n) break;
     const c1 = input.charCodeAt(lt + 1);
     if (c1 === 33 /* ! */) {
+      if (lt > from) html += input.slice(from, lt);
       if (input.startsWith('<!--', lt)) {
         const e = input.indexOf('-->', lt + 4);
         i = e === -1 ? n : e + 3;
       } else if (input.startsWith('<![CDATA[', lt)) {
         const e = input.indexOf(']]>', lt + 9);
-        const body = input.slice(lt + 9, e === -1 ? n : e);
-        out.push(escapeText(body));
+        html += escapeText(input.slice(lt + 9, e === -1 ? n : e));
         i = e === -1 ? n : e + 3;
       } else {
         const e = input.indexOf('>', lt);
         i = e === -1 ? n : e + 1;
       }
+      from = i;
       continue;
     }
     if (c1 === 63 /* ? */) {
+      if (lt > from) html += input.slice(from, lt);
       const e = input.indexOf('>', lt);
-      i = e === -1 ? n : e + 1;
+      i = from = e === -1 ? n : e + 1;
       continue;
     }
     const closing = c1 === 47; /* / */
     const nameStart = closing ? lt + 2 : lt + 1;
     const nc = input.charCodeAt(nameStart) | 0x20;
     if (!(nc >= 97 && nc <= 122)) {
-      out.push('&lt;');
-      i = lt + 1;
+      if (lt > from) html += input.slice(from, lt);
+      html += '&lt;';
+      i = from = lt + 1;
       continue;
     }
     if (closing) {
       // end tags carry no attributes worth reading: find `>` and the name only
       const gt = input.indexOf('>', nameStart);
-      if (gt === -1) break;
+      if (gt === -1) {
+        stop = lt;
+        break;
+      }
       let ne = nameStart + 1;
       while (ne < gt && isNameChar(input.charCodeAt(ne))) ne++;
       i = gt + 1;
-      const at = stack.lastIndexOf(localName(input.slice(nameStart, ne)));
+      const rawName = input.slice(nameStart, ne);
+      const name = localName(rawName);
+      const at = stack.lastIndexOf(name);
+      // `</p>` closing the innermost open `<p>` is already in its output form
+      if (at !== -1 && at === stack.length - 1 && gt === ne && rawName === name) {
+        stack.pop();
+        curBase = bases.pop() ?? base;
+        continue;
+      }
+      if (lt > from) html += input.slice(from, lt);
+      from = i;
       if (at !== -1) {
         while (stack.length > at) {
-          out.push(`</${stack.pop()}>`);
+          html += `</${stack.pop()}>`;
           curBase = bases.pop() ?? base;
         }
       }
@@ -190,25 +230,45 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
       const allowed = ALLOWED[name];
       if (allowed !== undefined && !DROP.has(name)) {
         if (VOID.has(name)) {
-          if (name !== 'img') out.push(`<${name}>`);
+          if (name !== 'img') {
+            if (rawName !== name) {
+              if (lt > from) html += input.slice(from, lt);
+              html += `<${name}>`;
+              from = i;
+            }
+            continue;
+          }
         } else if (stack.length < MAX_DEPTH) {
-          out.push(`<${name}>`);
+          if (rawName !== name) {
+            if (lt > from) html += input.slice(from, lt);
+            html += `<${name}>`;
+            from = i;
+          }
           stack.push(name);
           bases.push(curBase);
+          continue;
         }
+        // a bare <img> (no src) or an element past the depth limit: dropped
+        if (lt > from) html += input.slice(from, lt);
+        from = i;
         continue;
       }
-      if (!DROP.has(name)) continue; // unknown element: unwrap
-      i = skipElement(input, i, rawName.toLowerCase());
+      if (lt > from) html += input.slice(from, lt);
+      // unknown element: unwrap; a dropped one goes with its content
+      if (DROP.has(name)) i = skipElement(input, i, rawName.toLowerCase());
+      from = i;
       continue;
     }
+    if (lt > from) html += input.slice(from, lt);
+    from = lt;
     const end = tagEnd(input, nameStart);
     if (end === -1) {
       // an unterminated tag at the end: drop it rather than leak markup as text
+      stop = lt;
       break;
     }
     const inner = input.slice(nameStart, input.charCodeAt(end) === 62 ? end : end + 1);
-    i = end + 1;
+    i = from = end + 1;
     let sp = 1;
     while (sp < inner.length) {
       const c = inner.charCodeAt(sp);
@@ -220,7 +280,7 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
     const name = localName(rawName);
 
     if (DROP.has(name)) {
-      if (!inner.endsWith('/')) i = skipElement(input, i, rawName.toLowerCase());
+      if (!inner.endsWith('/')) i = from = skipElement(input, i, rawName.toLowerCase());
       continue;
     }
     const allowed = ALLOWED[name];
@@ -259,15 +319,16 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
       const v = attrs.get(a);
       if (v !== undefined && /^[\w-]{1,35}$/.test(v)) tag += ` ${a}="${v}"`;
     }
-    out.push(tag + '>');
+    html += tag + '>';
     if (!isVoid) {
       stack.push(name);
       bases.push(curBase);
       curBase = elBase;
     }
   }
-  while (stack.length > 0) out.push(`</${stack.pop()}>`);
-  return { html: out.join(''), firstImage };
+  if (stop > from) html += input.slice(from, stop);
+  while (stack.length > 0) html += `</${stack.pop()}>`;
+  return { html, firstImage };
 }
 
 /** Skip to after the end tag of a dropped element (`</script>`), or to the end. */
