@@ -107,6 +107,7 @@ export const options = {
   logLevel: opt({ name: 'log-level', schema: z.enum(LOG_LEVELS), default: 'info', doc: `log level: ${LOG_LEVELS.join('|')}` }),
   adminToken: opt({ name: 'admin-token', secret: true, schema: z.string().min(16, 'must be at least 16 characters').optional(), default: undefined, defaultDoc: '(admin routes off)', doc: 'bearer token for admin routes; unset = admin routes off' }),
   cursorSecret: opt({ name: 'cursor-secret', secret: true, schema: z.string().min(16, 'must be at least 16 characters').optional(), default: undefined, defaultDoc: '(random per process)', doc: 'HMAC secret for feed cursors; set it when several nodes serve the API' }),
+  publicUrl: opt({ name: 'public-url', schema: urlWithScheme(['http:', 'https:']).optional(), default: undefined, defaultDoc: '(none: no WebSub)', doc: 'base URL where hubs reach this node for WebSub callbacks; unset = poll only' }),
   contactUrl: opt({ name: 'contact-url', schema: urlWithScheme(['http:', 'https:', 'mailto:']).optional(), default: undefined, defaultDoc: '(none)', doc: 'contact URL (or mailto:) sent to publishers in the User-Agent' }),
   userAgent: opt({
     name: 'user-agent',

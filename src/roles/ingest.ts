@@ -1,9 +1,15 @@
-import type { Component, Node } from '../node.js';
-import type { CachedStory } from '../actors/store/feed-items.js';
+import { Fetcher } from '../actors/fetch/index.js';
+import { ACCEPT, pageFetchFrom } from '../actors/html/fetch.js';
 import { startIngest, type IngestService } from '../actors/ingest/service.js';
+import { ThumbnailJobs } from '../actors/ingest/thumbnails.js';
 import type { RawArticle } from '../actors/ingest/types.js';
+import type { CachedStory } from '../actors/store/feed-items.js';
+import { thumbnailFor } from '../actors/thumbs/pipeline.js';
+import { ThumbnailStore } from '../actors/thumbs/store.js';
+import { pooledMakeThumbnail } from '../actors/thumbs/task.js';
+import type { Component, Node } from '../node.js';
 
-/** The ingest and processing roles: the ingest log and the pipeline behind it. */
+/** The ingest and processing roles: the ingest log, the pipeline behind it, and thumbnails. */
 export interface IngestComponent extends Component {
   /** raw articles into the ingest log (publishers, WebSub, the crawler, the demo) */
   ingest(articles: readonly RawArticle[]): Promise<void>;
@@ -12,12 +18,24 @@ export interface IngestComponent extends Component {
   onStories(fn: (stories: CachedStory[]) => void): void;
 }
 
-export function ingestComponent(): IngestComponent {
+export function ingestComponent(opts: { allowlist?: readonly string[] } = {}): IngestComponent {
   let service: IngestService | null = null;
+  let fetcher: Fetcher | null = null;
+  let thumbs: ThumbnailJobs | null = null;
   const listeners: ((s: CachedStory[]) => void)[] = [];
   return {
     name: 'ingest',
     async start(node: Node) {
+      const f = (fetcher = new Fetcher({ userAgent: node.config.userAgent, allowlist: [...node.config.fetchAllowlist, ...(opts.allowlist ?? [])], metrics: node.metrics }));
+      const store = new ThumbnailStore(node.config.dataDir);
+      const make = pooledMakeThumbnail(node.tasks);
+      thumbs = new ThumbnailJobs({
+        sql: node.sql,
+        cache: node.cache,
+        make: (url) => thumbnailFor(url, { fetch: pageFetchFrom(f, ACCEPT.image), store, make }),
+        log: node.log,
+        metrics: node.metrics,
+      });
       service = await startIngest({
         system: node.system,
         sql: node.sql,
@@ -28,6 +46,7 @@ export function ingestComponent(): IngestComponent {
         activeWindowMs: node.config.activeWindowHours * 3_600_000,
         log: node.log,
         metrics: node.metrics,
+        thumbnails: thumbs,
         onStories: (s) => {
           for (const l of listeners) l(s);
         },
@@ -36,6 +55,8 @@ export function ingestComponent(): IngestComponent {
     async stop() {
       // drains the ingest log: everything accepted is stored before the node exits
       await service?.stop();
+      await thumbs?.idle();
+      await fetcher?.close();
     },
     ingest(articles) {
       if (!service) return Promise.reject(new Error('ingest is not running'));

@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { Metrics } from '../../runtime/metrics.js';
 import { bodyLimit } from './body-limit.js';
 import { conditional } from './conditional.js';
@@ -51,6 +51,8 @@ export class Fetcher {
   private readonly guard: SsrfGuard;
   private readonly cfg: ReturnType<typeof resolve>;
   private readonly duration: ReturnType<Metrics['histogram']> | null;
+  private readonly dispatcher: Dispatcher;
+  private readonly userAgent: string;
 
   constructor(opts: FetcherOptions & { metrics?: Metrics }) {
     if (!opts.userAgent?.trim()) throw new FetchError('FETCH_BAD_URL', 'a User-Agent naming the project and a contact URL is required');
@@ -61,7 +63,8 @@ export class Fetcher {
       headersTimeout: cfg.headersTimeoutMs,
       bodyTimeout: cfg.bodyTimeoutMs,
     });
-    const dispatcher: Dispatcher = this.agent.compose(bodyLimit({ maxBodyBytes: cfg.maxBodyBytes }));
+    const dispatcher: Dispatcher = (this.dispatcher = this.agent.compose(bodyLimit({ maxBodyBytes: cfg.maxBodyBytes })));
+    this.userAgent = opts.userAgent;
     const base = transport(dispatcher, opts.userAgent);
     this.queue = new HostQueue({ concurrency: cfg.perHostConcurrency, delayMs: cfg.crawlDelayMs, now: cfg.now });
     const robots = cfg.respectRobots
@@ -79,6 +82,27 @@ export class Fetcher {
     const hop = compose(urlPolicy(this.guard), ...(robots ? [robots.layer()] : []), this.queue.layer())(base);
     this.step = compose(conditional(), statusErrors(cfg.now), redirects(cfg.maxRedirects))(hop);
     this.duration = opts.metrics?.histogram('newsagg_fetch_duration_seconds', 'Feed fetch duration by outcome', ['outcome']) ?? null;
+  }
+
+  /**
+   * POSTs a small form through the same SSRF guard, timeouts and size cap (WebSub subscription
+   * requests to a hub a feed named). No redirects are followed: a hub answers where it is asked.
+   */
+  async postForm(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<{ status: number; body: string }> {
+    const u = checkUrl(url, this.guard);
+    try {
+      const res = await request(u, {
+        method: 'POST',
+        dispatcher: this.dispatcher,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, 'user-agent': this.userAgent },
+        body,
+        signal: AbortSignal.timeout(this.cfg.totalTimeoutMs),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: text.slice(0, 4096) };
+    } catch (err) {
+      throw toFetchError(err, u.href, null);
+    }
   }
 
   /** GETs one feed URL; resolves with the answer (200 or 304) or rejects with a coded FetchError. */

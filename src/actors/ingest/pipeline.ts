@@ -13,6 +13,7 @@ import type { Metrics } from '../../runtime/metrics.js';
 import type { Sql } from '../../runtime/sql.js';
 import type { SqlFingerprints } from './fingerprints-sql.js';
 import type { SqlStoryStore } from './story-store-sql.js';
+import type { ThumbnailJob } from './thumbnails.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 
 export interface IngestDeps {
@@ -29,6 +30,8 @@ export interface IngestDeps {
   metrics?: Metrics;
   /** told about every story written (live updates, breaking-news detection) */
   onStories?: (stories: CachedStory[]) => void;
+  /** thumbnails are made after the batch is stored; without this, articles keep none */
+  thumbnails?: { enqueue(jobs: ThumbnailJob[]): void };
 }
 
 export interface IngestOutcome {
@@ -88,7 +91,8 @@ export class IngestPipeline {
       })),
     );
     const rows: ArticleRow[] = fresh.map((a, i) => ({
-      id: a.id, url: a.url, url_hash: a.url_hash, simhash: a.simhash, title: a.title, snippet: a.snippet, thumbnail_url: a.thumbnail,
+      // only our own thumbnails are shown (never a hotlink): the job below fills it in
+      id: a.id, url: a.url, url_hash: a.url_hash, simhash: a.simhash, title: a.title, snippet: a.snippet, thumbnail_url: null,
       publisher_id: a.publisher, published_at: a.published_at, category: a.category, region: a.region, language: a.language,
       story_id: results[i]?.storyId ?? null, duplicate_of: dupOf.get(a.id) ?? null, entities: a.entities, places: a.places,
     }));
@@ -96,12 +100,13 @@ export class IngestPipeline {
 
     await this.d.sql.tx(async (q) => {
       await upsertArticles(q, rows);
-      await refreshArticles(q, refresh.map(({ a, id, published_at }) => ({ id, published_at, title: a.title, snippet: a.snippet, thumbnail_url: a.thumbnail })));
+      await refreshArticles(q, refresh.map(({ a, id, published_at }) => ({ id, published_at, title: a.title, snippet: a.snippet, thumbnail_url: null })));
       await upsertStories(q, storyRows);
       await this.d.fingerprints.flush(q);
     });
 
     const cached = await this.publish(storyRows, rows);
+    this.d.thumbnails?.enqueue(fresh.filter((a) => a.thumbnail).map((a) => ({ articleId: a.id, publishedAt: a.published_at, source: a.thumbnail! })));
     const duplicates = rows.filter((r) => r.duplicate_of !== null).length;
     this.counts?.inc({ outcome: 'stored' }, rows.length);
     this.counts?.inc({ outcome: 'updated' }, refresh.length);

@@ -16,6 +16,7 @@ import { SqlFingerprints } from './fingerprints-sql.js';
 import { IngestPipeline } from './pipeline.js';
 import { prepareBatch } from './prepare.js';
 import { SqlStoryStore } from './story-store-sql.js';
+import type { ThumbnailJob } from './thumbnails.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 
 export interface IngestServiceOptions {
@@ -38,6 +39,7 @@ export interface IngestServiceOptions {
   metrics?: Metrics;
   now?: () => number;
   onStories?: (stories: CachedStory[]) => void;
+  thumbnails?: { enqueue(jobs: ThumbnailJob[]): void };
 }
 
 export interface IngestService {
@@ -96,6 +98,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     log,
     ...(o.metrics ? { metrics: o.metrics } : {}),
     ...(o.onStories ? { onStories: o.onStories } : {}),
+    ...(o.thumbnails ? { thumbnails: o.thumbnails } : {}),
   });
   const queue = o.queue ?? new MemoryWorkQueue<RawArticle>({ maxBatch: o.maxBatch ?? 500, lingerMs: 10, log });
   // entries past the dedup window leave the shard tables and the fingerprint table

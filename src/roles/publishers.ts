@@ -1,0 +1,132 @@
+import { fromTaskError, type ParseTask } from '../actors/feed/index.js';
+import { Fetcher } from '../actors/fetch/index.js';
+import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
+import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
+import type { ParsedFeed } from '../actors/publisher/types.js';
+import type { RawArticle } from '../actors/ingest/types.js';
+import { listPublishers } from '../actors/store/publishers.js';
+import { HttpError } from '../api/server.js';
+import type { Component, Node } from '../node.js';
+import { siblingModule } from '../runtime/module-url.js';
+import { TaskFailedError } from '../runtime/task-pool.js';
+
+export interface PublishersOptions {
+  /** where publishers put what they find (the ingest component) */
+  emit(articles: RawArticle[]): Promise<void>;
+  /** hosts the fetcher may reach besides the configured allowlist (the demo's simulator) */
+  allowlist?: readonly string[];
+  /** base URL hubs call back: --public-url by default; 'self' = this node's own URL (a local hub) */
+  publicUrl?: 'self';
+  /** polite by default; the demo's simulator is ours, so robots and crawl delay can be relaxed */
+  crawlDelayMs?: number;
+}
+
+export interface PublishersComponent extends Component {
+  /** start actors for publishers added after start (admin API, OPML import) */
+  added(ids: readonly string[]): void;
+  removed(ids: readonly string[]): void;
+}
+
+const address = (id: string) => `publisher/${id}`;
+
+/**
+ * The publishers role: one PublisherActor per feed, all sharing the node's timer heap, the safe
+ * fetcher and the CPU pool for parsing, emitting into the ingest log. Actors start for every
+ * stored publisher and load their persisted polling state, so a restarted node continues where
+ * it stopped. WebSub callbacks are routed to the actor of the publisher they name.
+ */
+export function publishersComponent(opts: PublishersOptions): PublishersComponent {
+  let node: Node | null = null;
+  let fetcher: Fetcher | null = null;
+  const parseUrl = siblingModule(import.meta.url, '../actors/feed/parse-task.js').filename;
+
+  return {
+    name: 'publishers',
+    async start(n: Node) {
+      node = n;
+      const cfg = n.config;
+      const f = (fetcher = new Fetcher({
+        userAgent: cfg.userAgent,
+        allowlist: [...cfg.fetchAllowlist, ...(opts.allowlist ?? [])],
+        metrics: n.metrics,
+        ...(opts.crawlDelayMs !== undefined ? { crawlDelayMs: opts.crawlDelayMs } : {}),
+      }));
+      const configured = cfg.publicUrl ? cfg.publicUrl.replace(/\/$/, '') : null;
+      const publicUrl = opts.publicUrl === 'self' ? () => n.url : configured ? () => configured : null;
+      n.system.register(
+        publisherBehaviour({
+          fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
+          parse: async (body, o): Promise<ParsedFeed> => {
+            const task: ParseTask = { body: typeof body === 'string' ? new TextEncoder().encode(body) : body, baseUrl: o.baseUrl };
+            if (o.contentType) task.contentType = o.contentType;
+            try {
+              return await n.tasks.run<ParseTask, ParsedFeed>(parseUrl, task);
+            } catch (err) {
+              throw fromTaskError(err instanceof TaskFailedError ? err.cause : err);
+            }
+          },
+          emit: (articles) => opts.emit(articles as RawArticle[]),
+          store: new SqlPublisherStore(n.sql, Date.now, Math.random),
+          now: Date.now,
+          random: Math.random,
+          ...(publicUrl
+            ? { websub: { callbackUrl: (id: string) => `${publicUrl()}/websub/${encodeURIComponent(id)}`, post: (r) => f.postForm(r.url, r.headers, r.body) } }
+            : {}),
+        }),
+      );
+      addWebSubRoutes(n);
+      let after: string | null = null;
+      for (;;) {
+        const page = await listPublishers(n.sql, { after, limit: 1000 });
+        for (const p of page) n.system.spawn(address(p.id));
+        if (page.length < 1000) break;
+        after = page[page.length - 1]!.id;
+      }
+      n.log.info({ publishers: n.system.count('publisher') }, 'publishers started');
+    },
+    async stop() {
+      await fetcher?.close();
+    },
+    added(ids) {
+      for (const id of ids) node?.system.spawn(address(id));
+    },
+    removed(ids) {
+      for (const id of ids) node?.system.stop(address(id));
+    },
+  };
+}
+
+/** WebSub callbacks: GET answers verification of intent, POST takes signed content. */
+function addWebSubRoutes(n: Node): void {
+  const known = async (id: string) => {
+    const { rows } = await n.sql.query('SELECT 1 FROM publishers WHERE id = $1', [id]);
+    if (rows.length === 0) throw new HttpError(404, 'not_found', 'no such subscription');
+  };
+  n.router.get('/websub/:id', async (req) => {
+    await known(req.params.id!);
+    const q = req.query;
+    const lease = q.get('hub.lease_seconds');
+    const r = await n.system.ask<PublisherReply, PublisherMsg>(address(req.params.id!), {
+      type: 'websub-verify',
+      mode: q.get('hub.mode') ?? '',
+      topic: q.get('hub.topic') ?? '',
+      challenge: q.get('hub.challenge'),
+      leaseSeconds: lease !== null && /^\d+$/.test(lease) ? Number(lease) : null,
+      reason: q.get('hub.reason'),
+    });
+    const out = r as { status: number; body?: string };
+    return { status: out.status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: out.body ?? '' };
+  });
+  n.router.post('/websub/:id', async (req) => {
+    await known(req.params.id!);
+    const body = await req.body();
+    const r = (await n.system.ask<PublisherReply, PublisherMsg>(address(req.params.id!), {
+      type: 'websub-push',
+      body: new Uint8Array(body),
+      signature: req.headers['x-hub-signature'] ?? null,
+      contentType: req.headers['content-type'] ?? null,
+    }, 30_000)) as { status: number };
+    // 2xx tells the hub the delivery arrived; a bad signature is acknowledged and ignored (WebSub §8)
+    return { status: r.status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: '' };
+  });
+}
