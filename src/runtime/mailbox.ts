@@ -1,6 +1,8 @@
 import type { Message, MailboxOptions, OverflowPolicy } from './actor.js';
 import type { Envelope } from './envelope.js';
 
+const EMPTY: (Envelope | undefined)[] = [];
+
 export type OfferOutcome = 'queued' | 'refused' | 'dropped-new' | 'dropped-old' | 'coalesced';
 
 /**
@@ -19,7 +21,8 @@ export class Mailbox {
     this.capacity = opts?.capacity ?? Infinity;
     this.overflow = opts?.overflow ?? 'backpressure';
     this.coalesceKey = (opts?.coalesceKey as ((m: Message) => string) | undefined) ?? ((m) => m.type);
-    this.buf = new Array(16);
+    // allocated on first use: most actors are idle most of the time, with empty mailboxes
+    this.buf = EMPTY;
   }
 
   get length(): number {
@@ -82,6 +85,11 @@ export class Mailbox {
     this.buf[this.head] = undefined;
     this.head = (this.head + 1) % this.buf.length;
     this.len--;
+    // an actor that went quiet gives its buffer back
+    if (this.len === 0 && this.buf.length > 64) {
+      this.buf = EMPTY;
+      this.head = 0;
+    }
     return e;
   }
 
@@ -99,7 +107,7 @@ export class Mailbox {
   }
 
   private grow(): void {
-    const next = new Array<Envelope | undefined>(this.buf.length * 2);
+    const next = new Array<Envelope | undefined>(Math.max(4, this.buf.length * 2));
     for (let i = 0; i < this.len; i++) next[i] = this.buf[(this.head + i) % this.buf.length];
     this.buf = next;
     this.head = 0;
