@@ -241,8 +241,12 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const lr = train(trainRows, opts);
   const nb = trainNaiveBayes(trainRows, lr.classes, opts.buckets, 0.2);
-  const model = { ...lr, nb: { ...nb, mix: 0.1 } };
-  const meta = { trained_rows: trainRows.length, held_out: all.length - trainRows.length, ...opts, seed: opts.seed };
+  // NB log-likelihoods folded into the regression weights (same 1/sqrt(n) scaling): one table,
+  // one lookup per feature when serving, and held-out accuracy equal to mixing two tables.
+  const nbFold = Number(process.env.TOPIC_NB_FOLD ?? 1);
+  const weights = Float32Array.from(lr.weights, (w, i) => w + nbFold * nb.weights[i]!);
+  const model = { ...lr, weights };
+  const meta = { trained_rows: trainRows.length, held_out: all.length - trainRows.length, ...opts, seed: opts.seed, nb_alpha: 0.2, nb_fold: nbFold };
   writeFileSync(resolve(ROOT, 'config/models/topics.json'), serializeModel(model, meta));
   const words = casingLexicon(trainRows.map((r) => trainText(r.article)));
   writeFileSync(resolve(ROOT, 'config/models/casing.json'), JSON.stringify({ about: 'words usually written in lower case (derived counts, no text)', lower: words }));
