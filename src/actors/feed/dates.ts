@@ -37,7 +37,21 @@ function parseRfc822Fast(s: string): Date | null {
 export function feedDateIso(input: string | undefined | null): string | null {
   if (!input) return null;
   const d = parseFeedDate(input);
-  return d ? d.toISOString() : null;
+  return d ? isoString(d) : null;
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `Date#toISOString` for four-digit years, built from the UTC fields: about 3x cheaper in V8,
+ * and every entry has one or two dates. Other years keep the built-in (it writes `+010000`).
+ */
+function isoString(d: Date): string {
+  const y = d.getUTCFullYear();
+  if (y < 1000 || y > 9999) return d.toISOString();
+  const ms = d.getUTCMilliseconds();
+  const msText = ms < 10 ? `00${ms}` : ms < 100 ? `0${ms}` : `${ms}`;
+  return `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${msText}Z`;
 }
 
 interface Parts {

@@ -20,7 +20,11 @@ export function htmlToText(input: string): string {
   return collapse(s);
 }
 
+/** Anything `collapse` would change: a non-space blank, two blanks in a row, a blank at either end. */
+const NEEDS_COLLAPSE = /[^\S ]|\s\s|^\s|\s$/;
+
 /** Collapse runs of whitespace and trim. */
 export function collapse(s: string): string {
-  return s.replace(/[\s\u00a0]+/g, ' ').trim();
+  // most titles, names and categories are already tidy: one test, no new string
+  return NEEDS_COLLAPSE.test(s) ? s.replace(/[\s\u00a0]+/g, ' ').trim() : s;
 }
