@@ -34,7 +34,9 @@ export function enrich(article: ArticleInput): Enrichment {
   const text = articleText(article, 1200);
   const tokens: string[] = [];
   const titleTokens = tokenizeArticle(article, tokens, 1200);
-  const lang = detectLanguage(article.summary ? article.title + '\n' + article.summary : text, article.language, tokens);
+  // title + summary; without transient text that is `text` itself (no second string to build)
+  const langText = article.summary && article.text ? article.title + '\n' + article.summary : text;
+  const lang = detectLanguage(langText, article.language, tokens);
   const topic = classifyTopic({
     tokens,
     text,
