@@ -73,8 +73,9 @@ const scratchFeatures: number[] = [];
 let scratchScores = new Float64Array(CATEGORIES.length);
 
 /**
- * Classify one article. `tokens` are the lower-cased tokens of title + snippet (+ text prefix);
- * `text` is the same text (lower-cased here only when the rules are consulted). `minConfidence` is the model
+ * Classify one article. `tokens` are the lower-cased tokens of title + snippet (+ text prefix),
+ * the first `titleTokens` of them from the title (see `tokenizeArticle`); `text` is the same
+ * text (lower-cased here only when the rules are consulted). `minConfidence` is the model
  * probability under which rules may overrule it.
  */
 export function classifyTopic(
