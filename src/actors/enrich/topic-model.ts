@@ -49,6 +49,9 @@ export class TopicModelError extends NewsaggError {
 const hashStr = fnv1a;
 const hashPair = pairHash;
 const STOP = STOPWORDS;
+/** FNV-1a is sequential: hashing "p:" + seg equals hashing seg from the state after "p:". */
+const HOST_SEED = fnv1a('h:');
+const PATH_SEED = fnv1a('p:');
 
 /** Salts that keep title words and URL slug words apart from the same words in the body. */
 const TITLE_SALT = 0x7171;
@@ -90,13 +93,13 @@ export function topicFeatures(tokens: readonly string[], buckets: number, out: n
 function urlFeatures(url: string, mask: number, out: number[]): void {
   const m = /^[a-z]+:\/\/(?:www\.)?([^/?#:]+)[^/?#]*(\/[^?#]*)?/i.exec(url);
   if (!m) return;
-  out.push(hashStr('h:' + m[1]!.toLowerCase()) & mask);
+  out.push(hashStr(m[1]!.toLowerCase(), HOST_SEED) & mask);
   const path = m[2];
   if (!path) return;
   const segs = path.toLowerCase().split('/');
   for (let i = 1; i < segs.length - 1 && i < 5; i++) {
     const seg = segs[i]!;
-    if (seg.length > 1 && seg.length < 24 && !/\d{3}/.test(seg)) out.push(hashStr('p:' + seg) & mask);
+    if (seg.length > 1 && seg.length < 24 && !/\d{3}/.test(seg)) out.push(hashStr(seg, PATH_SEED) & mask);
   }
   slugFeatures(segs[segs.length - 1]!, mask, out);
 }
