@@ -3,9 +3,11 @@ import { NewsaggError } from '../../runtime/errors.js';
 import { fnv1a, pairHash, STOPWORDS } from './text.js';
 
 /**
- * The compact topic model: multinomial logistic regression over hashed word unigrams and
- * bigrams, weights quantised to int8 (config/models/topics.json, trained by
- * bench/train-topics.ts). Features and scoring live here so training and serving share them.
+ * The compact topic model: one linear table over hashed features (content-word unigrams, title
+ * words, content-word bigrams, URL host, sections and slug words), the sum of a multinomial
+ * logistic regression and naive-Bayes log-likelihoods, quantised to int8
+ * (config/models/topics.json, trained by bench/train-topics.ts). Older files with a separate NB
+ * table still load. Features and scoring live here so training and serving share them.
  */
 
 /** Categories (DESIGN §7). */
