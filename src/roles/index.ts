@@ -19,14 +19,14 @@ export function componentsFor(config: Config): Component[] {
   if (roles.has('ingest') || roles.has('process')) {
     // the demo's simulator runs on loopback: the fetchers may reach it, and its hub calls us back there
     const loopback = config.demo ? ['127.0.0.1'] : [];
-    const ingest = ingestComponent({ allowlist: loopback });
+    const ingest = ingestComponent(config.demo ? { allowlist: loopback, crawlDelayMs: 0 } : {});
     out.push(ingest);
     if (roles.has('ingest')) {
       if (config.opml) out.push(opmlComponent(config.opml));
       if (config.demo) out.push(demoComponent());
       publishers = publishersComponent({
         emit: (articles) => ingest.ingest(articles),
-        ...(config.demo ? { allowlist: loopback, crawlDelayMs: 0, publicUrl: 'self' as const } : {}),
+        ...(config.demo ? { allowlist: loopback, crawlDelayMs: 0, publicUrl: 'self' as const, firstPollSpreadMs: 20_000 } : {}),
       });
       out.push(publishers);
     }

@@ -18,7 +18,7 @@ export interface IngestComponent extends Component {
   onStories(fn: (stories: CachedStory[]) => void): void;
 }
 
-export function ingestComponent(opts: { allowlist?: readonly string[] } = {}): IngestComponent {
+export function ingestComponent(opts: { allowlist?: readonly string[]; crawlDelayMs?: number } = {}): IngestComponent {
   let service: IngestService | null = null;
   let fetcher: Fetcher | null = null;
   let thumbs: ThumbnailJobs | null = null;
@@ -26,7 +26,12 @@ export function ingestComponent(opts: { allowlist?: readonly string[] } = {}): I
   return {
     name: 'ingest',
     async start(node: Node) {
-      const f = (fetcher = new Fetcher({ userAgent: node.config.userAgent, allowlist: [...node.config.fetchAllowlist, ...(opts.allowlist ?? [])], metrics: node.metrics }));
+      const f = (fetcher = new Fetcher({
+        userAgent: node.config.userAgent,
+        allowlist: [...node.config.fetchAllowlist, ...(opts.allowlist ?? [])],
+        metrics: node.metrics,
+        ...(opts.crawlDelayMs !== undefined ? { crawlDelayMs: opts.crawlDelayMs } : {}),
+      }));
       const store = new ThumbnailStore(node.config.dataDir);
       const make = pooledMakeThumbnail(node.tasks);
       thumbs = new ThumbnailJobs({
@@ -55,7 +60,9 @@ export function ingestComponent(opts: { allowlist?: readonly string[] } = {}): I
     async stop() {
       // drains the ingest log: everything accepted is stored before the node exits
       await service?.stop();
-      await thumbs?.idle();
+      // thumbnails are best effort: queued ones are dropped, running ones get a moment
+      thumbs?.clear();
+      await Promise.race([thumbs?.idle(), new Promise((r) => setTimeout(r, 3_000).unref())]);
       await fetcher?.close();
     },
     ingest(articles) {

@@ -2,6 +2,7 @@ import { fromTaskError, type ParseTask } from '../actors/feed/index.js';
 import { Fetcher } from '../actors/fetch/index.js';
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
+import type { PublisherStore } from '../actors/publisher/state.js';
 import type { ParsedFeed } from '../actors/publisher/types.js';
 import type { RawArticle } from '../actors/ingest/types.js';
 import { listPublishers } from '../actors/store/publishers.js';
@@ -19,6 +20,8 @@ export interface PublishersOptions {
   publicUrl?: 'self';
   /** polite by default; the demo's simulator is ours, so robots and crawl delay can be relaxed */
   crawlDelayMs?: number;
+  /** a never-polled publisher polls within this spread (default: the policy's, up to 15 min) */
+  firstPollSpreadMs?: number;
 }
 
 export interface PublishersComponent extends Component {
@@ -66,7 +69,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
             }
           },
           emit: (articles) => opts.emit(articles as RawArticle[]),
-          store: new SqlPublisherStore(n.sql, Date.now, Math.random),
+          store: firstPollSooner(new SqlPublisherStore(n.sql, Date.now, Math.random), opts.firstPollSpreadMs),
           now: Date.now,
           random: Math.random,
           ...(publicUrl
@@ -93,6 +96,19 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
     removed(ids) {
       for (const id of ids) node?.system.stop(address(id));
     },
+  };
+}
+
+/** A store whose never-polled publishers are due within `spreadMs` (the demo wants a full page soon). */
+function firstPollSooner(store: PublisherStore, spreadMs: number | undefined): PublisherStore {
+  if (spreadMs === undefined) return store;
+  return {
+    async load(id) {
+      const s = await store.load(id);
+      if (s && s.polls === 0) s.nextPollAt = Math.min(s.nextPollAt, Date.now() + Math.floor(Math.random() * spreadMs));
+      return s;
+    },
+    save: (s) => store.save(s),
   };
 }
 

@@ -54,6 +54,12 @@ export class ThumbnailJobs {
     this.pump();
   }
 
+  /** Drop every queued job (shutdown); running ones finish. */
+  clear(): void {
+    this.queue = [];
+    if (this.running === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
   /** Resolves when no job is queued or running. */
   idle(): Promise<void> {
     if (this.queue.length === 0 && this.running === 0) return Promise.resolve();
