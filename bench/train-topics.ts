@@ -15,7 +15,8 @@
  * ~32 % / 40 % for the technology rule: technology is the right single label).
  * Model: softmax regression (Adagrad, 12 epochs) plus multinomial NB, folded into one table.
  * Tried and dropped (held-out accuracy no better): ensembles of seeds, stronger L2, binary
- * features, word prefixes, title bigrams, fewer UCI-story rows, Reuters as extra business rows.
+ * features, word prefixes, character 4-grams, title bigrams, 2^17 buckets, fewer UCI-story
+ * rows, Reuters as extra business rows.
  * Also written: config/models/background-df.json (word document frequencies for clustering).
  * Held out for the benchmark: every row whose (set, normalised title) hash is 0 mod 5; rows of
  * the UCI stories file also train (they are other UCI rows), except ids that are held out.
