@@ -23,11 +23,11 @@ const NESTED = `<?xml version="1.0"?>
 describe('parseOpml', () => {
   const doc = parseOpml(NESTED);
 
-  it('reads feeds with folders as categories', () => {
+  it('reads feeds with folders as categories, an outline's own category attribute first', () => {
     expect(doc.title).toBe('My & your feeds');
     expect(doc.feeds).toEqual([
       { name: 'Daily Planet', feed_url: 'https://planet.example/rss', site_url: 'https://planet.example/', category: 'world', folders: ['News', 'World'], country: 'US', language: null },
-      { name: 'Tech Times', feed_url: 'https://tech.example/feed', site_url: null, category: 'news', folders: ['News'], country: null, language: 'en' },
+      { name: 'Tech Times', feed_url: 'https://tech.example/feed', site_url: null, category: 'gadgets', folders: ['News'], country: null, language: 'en' },
       { name: 'Loose <one>', feed_url: 'http://loose.example/atom.xml', site_url: null, category: null, folders: [], country: null, language: null },
     ]);
   });

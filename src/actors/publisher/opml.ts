@@ -16,7 +16,7 @@ export interface OpmlFeed {
   name: string;
   feed_url: string;
   site_url: string | null;
-  /** the innermost folder or the `category` attribute (first path segment), lower-cased */
+  /** the `category` attribute (last path segment of its first entry), else the innermost folder, lower-cased */
   category: string | null;
   /** the folder path, outermost first */
   folders: string[];
@@ -172,7 +172,7 @@ export function parseOpml(text: string): OpmlDocument {
         name: (name ?? new URL(url).hostname).slice(0, 200),
         feed_url: url,
         site_url: feedUrl(get('htmlUrl')),
-        category: (folders.at(-1) ?? attrCategory)?.trim().toLowerCase().slice(0, 60) || null,
+        category: (attrCategory ?? folders.at(-1))?.trim().toLowerCase().slice(0, 60) || null,
         folders,
         country: country && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null,
         language: get('language')?.slice(0, 20) ?? null,
