@@ -23,7 +23,7 @@ const NESTED = `<?xml version="1.0"?>
 describe('parseOpml', () => {
   const doc = parseOpml(NESTED);
 
-  it('reads feeds with folders as categories, an outline's own category attribute first', () => {
+  it('reads feeds with folders as categories, an outline\'s own category attribute first', () => {
     expect(doc.title).toBe('My & your feeds');
     expect(doc.feeds).toEqual([
       { name: 'Daily Planet', feed_url: 'https://planet.example/rss', site_url: 'https://planet.example/', category: 'world', folders: ['News', 'World'], country: 'US', language: null },
