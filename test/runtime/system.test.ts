@@ -52,7 +52,7 @@ describe('ActorSystem', () => {
     const { b } = counterKind();
     sys.register(b);
     const asks = [];
-    for (let i = 0; i < 20; i++) asks.push(sys.ask<number>(`counter/k${i % 4}`, { type: 'add', n: 1, delay: 1 }));
+    for (let i = 0; i < 20; i++) asks.push(sys.ask<number, CounterMsg>(`counter/k${i % 4}`, { type: 'add', n: 1, delay: 1 }));
     const results = await Promise.all(asks);
     expect(results.sort((x, y) => x - y)).toEqual([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5]);
     expect(sys.count('counter')).toBe(4);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineBehaviour } from '../../src/runtime/actor.js';
 import { ActorSystem } from '../../src/runtime/system.js';
 import { WorkerGroup } from '../../src/runtime/worker-group.js';
+import type { TShardMsg } from './fixtures/tshard.js';
 
 const fixture = new URL('./fixtures/tshard.ts', import.meta.url).href;
 
@@ -22,7 +23,7 @@ describe('worker-hosted actors', () => {
     const group = new WorkerGroup({ name: 'test', kinds: { tshard: fixture }, maxBatch: 64 });
     sys.hostInWorkers(group);
     for (let i = 0; i < 1000; i++) sys.send('tshard/a', { type: 'add', items: [i] });
-    const counts = await Promise.all([1, 2, 3].map(() => sys.ask<number>('tshard/a', { type: 'add', items: [0] })));
+    const counts = await Promise.all([1, 2, 3].map(() => sys.ask<number, TShardMsg>('tshard/a', { type: 'add', items: [0] })));
     expect(counts).toEqual([1001, 1002, 1003]);
     const got = await sys.ask<{ sum: number; count: number; threadId: number }>('tshard/a', { type: 'get' });
     expect(got.sum).toBe((999 * 1000) / 2);
