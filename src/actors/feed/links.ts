@@ -17,7 +17,17 @@ export function resolveUrl(href: string | undefined | null, base: string | null,
   // already-canonical absolute URLs (the vast majority) come back unchanged from the WHATWG
   // parser, so skip it: lower-case dotted host with a letter TLD, no port, a path, only
   // characters the parser leaves alone, no dot segments
-  if (CANONICAL_HTTP.test(h) && !h.includes('/.') && !/%2e/i.test(h) && schemes.has(h.charCodeAt(4) === 115 ? 'https:' : 'http:')) return h;
+  if (isCanonical(h, schemes)) return h;
+  // a root-relative path (`/images/a.jpg`, common in content) against a canonical base: the
+  // parser would take scheme and host from the base and the rest as written, so when the joined
+  // string is canonical itself it is the answer (userinfo or a port in the base fail the test)
+  if (base && h.charCodeAt(0) === 47 /* / */ && h.charCodeAt(1) !== 47 && h.charCodeAt(1) !== 92 /* \ */) {
+    const origin = originOf(base);
+    if (origin !== null) {
+      const joined = origin + h;
+      if (isCanonical(joined, schemes)) return joined;
+    }
+  }
   // without a base only absolute URLs can succeed; avoid the cost of a thrown TypeError
   if (!base && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(h)) return null;
   try {
@@ -26,6 +36,22 @@ export function resolveUrl(href: string | undefined | null, base: string | null,
   } catch {
     return null;
   }
+}
+
+function isCanonical(h: string, schemes: ReadonlySet<string>): boolean {
+  return CANONICAL_HTTP.test(h) && !h.includes('/.') && !/%2e/i.test(h) && schemes.has(h.charCodeAt(4) === 115 ? 'https:' : 'http:');
+}
+
+let lastBase = '';
+let lastOrigin: string | null = null;
+
+/** `scheme://host` of an http(s) base (everything before its path), or null; the last one is remembered. */
+function originOf(base: string): string | null {
+  if (base === lastBase) return lastOrigin;
+  const m = /^https?:\/\/[^/?#]*/.exec(base);
+  lastBase = base;
+  lastOrigin = m ? m[0] : null;
+  return lastOrigin;
 }
 
 /** The base of an element: its `xml:base` resolved against the inherited base. */
