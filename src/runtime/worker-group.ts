@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Address, Message } from './actor.js';
-import type { ReplyFn, WireEnvelope } from './envelope.js';
+import type { ReplyFn } from './envelope.js';
 import { ActorUnavailableError, NewsaggError, describeError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
 import { siblingModule, execArgvFor } from './module-url.js';
@@ -36,7 +36,9 @@ export class WorkerGroup implements Route {
   private readonly pool: Piscina;
   readonly kinds: Readonly<Record<string, string>>;
   private readonly maxBatch: number;
-  private batch: WireEnvelope[] = [];
+  private to: string[] = [];
+  private msgs: Message[] = [];
+  private askIds: number[] = [];
   private replies = new Map<number, ReplyFn>();
   private nextAskId = 1;
   private flushQueued = false;
@@ -77,13 +79,15 @@ export class WorkerGroup implements Route {
       if (reply) return reply(err);
       throw err;
     }
-    const env: WireEnvelope = { to, msg };
+    let askId = 0;
     if (reply) {
-      env.askId = this.nextAskId++;
-      this.replies.set(env.askId, reply);
+      askId = this.nextAskId++;
+      this.replies.set(askId, reply);
     }
-    this.batch.push(env);
-    if (this.batch.length >= this.maxBatch) this.flush();
+    this.to.push(to);
+    this.msgs.push(msg);
+    this.askIds.push(askId);
+    if (this.to.length >= this.maxBatch) this.flush();
     else if (!this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => this.flush());
@@ -93,13 +97,14 @@ export class WorkerGroup implements Route {
   /** Send what is batched now. */
   flush(): void {
     this.flushQueued = false;
-    if (this.batch.length === 0) return;
-    const envelopes = this.batch;
-    this.batch = [];
-    const task: WorkerTask = { kinds: this.kinds, envelopes };
+    if (this.to.length === 0) return;
+    const task: WorkerTask = { kinds: this.kinds, to: this.to, msgs: this.msgs, askIds: this.askIds };
+    this.to = [];
+    this.msgs = [];
+    this.askIds = [];
     const p = (this.pool.run(task) as Promise<WorkerResult>).then(
       (res) => this.settle(res),
-      (err: unknown) => this.fail(envelopes, err),
+      (err: unknown) => this.fail(task, err),
     );
     this.inflight.add(p);
     void p.finally(() => this.inflight.delete(p));
@@ -138,10 +143,11 @@ export class WorkerGroup implements Route {
     }
   }
 
-  private fail(envelopes: WireEnvelope[], cause: unknown): void {
+  private fail(task: WorkerTask, cause: unknown): void {
     this.workerFailures++;
-    this.log.warn({ group: this.name, lost: envelopes.length, err: describeError(cause) }, 'worker task failed; worker replaced');
-    for (const env of envelopes) {
+    this.log.warn({ group: this.name, lost: task.to.length, err: describeError(cause) }, 'worker task failed; worker replaced');
+    for (let i = 0; i < task.to.length; i++) {
+      const env = { to: task.to[i]!, msg: task.msgs[i]!, askId: task.askIds[i] || undefined };
       const err = new ActorUnavailableError(env.to, `worker of group ${this.name} died`, cause);
       if (env.askId !== undefined) {
         const reply = this.replies.get(env.askId);

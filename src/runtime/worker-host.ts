@@ -1,4 +1,4 @@
-import type { Behaviour } from './actor.js';
+import type { Behaviour, Message } from './actor.js';
 import type { WireEnvelope, WireReply } from './envelope.js';
 import { ActorUnavailableError, describeError } from './errors.js';
 import { ActorSystem } from './system.js';
@@ -12,7 +12,13 @@ import { ActorSystem } from './system.js';
 export interface WorkerTask {
   /** kind -> module URL exporting the Behaviour as `default` or `behaviour` */
   kinds: Record<string, string>;
-  envelopes: WireEnvelope[];
+  /**
+   * The batch as parallel arrays (address, message, ask id or 0): structured cloning one
+   * object per envelope cost more than the actors' own work in the single-message benchmark.
+   */
+  to: string[];
+  msgs: Message[];
+  askIds: number[];
 }
 
 export interface WorkerResult {
@@ -63,24 +69,30 @@ function enqueue(task: WorkerTask): Promise<WorkerResult> {
   const sys = getSystem();
   const replies: WireReply[] = [];
   return new Promise<WorkerResult>((resolve) => {
-    let remaining = task.envelopes.length;
+    let remaining = task.to.length;
     const finish = () => {
       const outbound = outbox;
       outbox = [];
       resolve({ replies, outbound });
     };
     if (remaining === 0) return finish();
-    for (const env of task.envelopes) {
-      const askId = env.askId;
-      sys.deliver(env.to, env.msg, (err, value) => {
-        if (askId !== undefined) {
-          replies.push(
-            err
-              ? { askId, ok: false, error: { code: (err as { code?: string }).code ?? 'ACTOR_FAILED', message: describeError(err) } }
-              : { askId, ok: true, value },
-          );
-        }
-        if (--remaining === 0) finish();
+    // one shared completion callback for plain sends; asks need their own to carry the reply
+    const done = () => {
+      if (--remaining === 0) finish();
+    };
+    for (let i = 0; i < task.to.length; i++) {
+      const askId = task.askIds[i]!;
+      if (askId === 0) {
+        sys.deliver(task.to[i]!, task.msgs[i]!, done);
+        continue;
+      }
+      sys.deliver(task.to[i]!, task.msgs[i]!, (err, value) => {
+        replies.push(
+          err
+            ? { askId, ok: false, error: { code: (err as { code?: string }).code ?? 'ACTOR_FAILED', message: describeError(err) } }
+            : { askId, ok: true, value },
+        );
+        done();
       });
     }
   });
