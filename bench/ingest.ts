@@ -1,0 +1,194 @@
+/**
+ * End-to-end ingest benchmark (`npm run bench -- ingest`, issue 7).
+ *
+ * 1. Throughput: raw articles made from simulated publishing (bench/fixtures/ingest-corpus.ts,
+ *    wire copies included) go into `startIngest` (real TaskPool, dedup worker group, story actor,
+ *    SQL, cache) as fast as it accepts them; articles/s = articles stored ÷ time from the first
+ *    append until everything is stored and the newest story shows in `/v1/feed`. Server mode:
+ *    a scratch PostgreSQL database + a private Redis; embedded: PGlite in a temp dir + the
+ *    in-process cache. Each stage's share of the pipeline's busy time is measured by wrapping
+ *    what startIngest is given (bench/fixtures/stage-timer.ts); the largest is the bottleneck.
+ *    Fetch and feed parsing are not in this figure (raw articles are what the publisher actors
+ *    emit); they are in the push latency below.
+ * 2. Reference in the same run: fast-xml-parser alone over the captured feed documents (entries/s),
+ *    and the project's parseFeed over the same bytes.
+ * 3. Push latency: a whole node against the simulator's WebSub hub (bench/fixtures/ingest-push.ts).
+ *
+ * Sizes: NEWSAGG_BENCH_INGEST_ARTICLES (server, default 30,000), NEWSAGG_BENCH_INGEST_EMBEDDED_ARTICLES
+ * (default 15,000), NEWSAGG_BENCH_INGEST_PUBLISHERS (300), NEWSAGG_BENCH_INGEST_PUSHES (60),
+ * NEWSAGG_BENCH_INGEST_MODES (server,embedded), NEWSAGG_BENCH_INGEST_PUSH_MODE (server).
+ */
+import { loadavg } from 'node:os';
+import { XMLParser } from 'fast-xml-parser';
+import { parseFeed } from '../src/actors/feed/index.js';
+import { startIngest } from '../src/actors/ingest/service.js';
+import type { RawArticle } from '../src/actors/ingest/types.js';
+import { ensureArticlePartitions, newsMigrations } from '../src/actors/store/migrations.js';
+import { addPublishers } from '../src/actors/store/publishers.js';
+import { CursorCodec } from '../src/api/cursor.js';
+import { FeedService } from '../src/api/feed.js';
+import { registerApiRoutes } from '../src/api/routes.js';
+import { HttpServer, Router } from '../src/api/server.js';
+import { openCache } from '../src/runtime/cache.js';
+import { migrate } from '../src/runtime/migrate.js';
+import { openSql } from '../src/runtime/sql.js';
+import { ActorSystem } from '../src/runtime/system.js';
+import { TaskPool } from '../src/runtime/task-pool.js';
+import { buildCorpus, type IngestCorpus } from './fixtures/ingest-corpus.js';
+import { measurePush } from './fixtures/ingest-push.js';
+import { has, scratch } from './fixtures/scratch-stores.js';
+import { STAGES, StageTimer, timeAsks, timedCache, timedPool, timedQueue, timedSql } from './fixtures/stage-timer.js';
+
+type Figures = Record<string, number | string | boolean>;
+type Mode = 'server' | 'embedded';
+
+const env = process.env;
+const N_SERVER = Number(env.NEWSAGG_BENCH_INGEST_ARTICLES ?? 30_000);
+const N_EMBEDDED = Number(env.NEWSAGG_BENCH_INGEST_EMBEDDED_ARTICLES ?? 15_000);
+const PUBLISHERS = Number(env.NEWSAGG_BENCH_INGEST_PUBLISHERS ?? 300);
+const PUSHES = Number(env.NEWSAGG_BENCH_INGEST_PUSHES ?? 60);
+const MODES = (env.NEWSAGG_BENCH_INGEST_MODES ?? 'server,embedded').split(',').filter(Boolean) as Mode[];
+const PUSH_MODE = (env.NEWSAGG_BENCH_INGEST_PUSH_MODE ?? 'server') as Mode | 'none';
+const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
+
+/** fast-xml-parser alone (entries/s over the XML documents) beside the project's parseFeed on the same bytes. */
+function parseReference(corpus: IngestCorpus): Figures {
+  const xml = corpus.feeds.filter((f) => f.body[0] === 0x3c || f.body.subarray(0, 64).toString().trimStart().startsWith('<'));
+  const entries = xml.reduce((n, f) => n + f.entries, 0);
+  const bare = new XMLParser({ ignoreAttributes: false });
+  const time = (fn: (f: { url: string; body: Buffer }) => unknown) => {
+    for (const f of xml.slice(0, 50)) fn(f); // warm up the JIT
+    const t0 = performance.now();
+    for (const f of xml) fn(f);
+    return (performance.now() - t0) / 1000;
+  };
+  const bareS = time((f) => bare.parse(f.body));
+  const oursS = time((f) => parseFeed(f.body, { baseUrl: f.url }));
+  return {
+    ref_feeds: xml.length,
+    ref_xml_parse_articles_per_s: Math.round(entries / bareS),
+    ref_xml_parse_feeds_per_s: Math.round(xml.length / bareS),
+    parsefeed_articles_per_s: Math.round(entries / oursS),
+  };
+}
+
+/** Dates moved so the newest article is a minute old: the feed and the windows see live news. */
+function shiftToNow(articles: readonly RawArticle[], toMs: number): RawArticle[] {
+  const shift = Date.now() - 60_000 - toMs;
+  return articles.map((a) => ({ ...a, published_at: a.published_at ? new Date(Date.parse(a.published_at) + shift).toISOString() : null }));
+}
+
+async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<Figures> {
+  const s = await scratch(mode, 'ingest');
+  const sql = await openSql({ databaseUrl: s.databaseUrl, dataDir: s.dataDir });
+  const cache = await openCache({ redisUrl: s.redisUrl, prefix: 'bench-ingest:' });
+  const system = new ActorSystem({});
+  const pool = new TaskPool({ typescript: import.meta.url.endsWith('.ts') });
+  const feed = new FeedService({ sql, cache, codec: new CursorCodec('bench-ingest-cursor-secret-0123456789') });
+  let http: HttpServer | null = null;
+  try {
+    await migrate(sql, newsMigrations);
+    const articles = shiftToNow(corpus.articles.slice(0, n), corpus.toMs);
+    const oldest = Math.min(...articles.map((a) => Date.parse(a.published_at ?? '')).filter(Number.isFinite));
+    await ensureArticlePartitions(sql, () => oldest, Math.max(1, Math.ceil((Date.now() - oldest) / (28 * 86_400_000))));
+    await addPublishers(sql, corpus.publishers.map((p) => ({ id: p.id, name: p.name, feed_url: p.feed_url, site_url: p.site_url, country: p.country, category: p.section })));
+    await feed.start();
+    const router = new Router();
+    registerApiRoutes(router, { sql, cache, feed, codec: new CursorCodec('bench-ingest-cursor-secret-0123456789'), rateLimit: { rps: 1e9, burst: 1e9 }, dataDir: s.dataDir });
+    http = new HttpServer({ host: '127.0.0.1', port: 0, router });
+    const base = `http://127.0.0.1:${await http.listen()}`;
+
+    const timer = new StageTimer();
+    timeAsks(system, timer);
+    const counts = { batches: 0 };
+    const service = await startIngest({
+      system, sql: timedSql(sql, timer), databaseUrl: sql.url, cache: timedCache(cache, timer), pool: timedPool(pool, timer), queue: timedQueue(timer, counts),
+    });
+    timer.reset();
+    const t0 = performance.now();
+    for (let i = 0; i < articles.length; i += 500) await service.ingest(articles.slice(i, i + 500));
+    const appendedMs = performance.now() - t0;
+    await service.drain();
+    const drainedMs = performance.now() - t0;
+    // visible: the story of the last article appended shows on the first feed page of its category
+    const last = (await sql.query<{ story_id: string; category: string }>('SELECT story_id, category FROM articles WHERE url = $1', [articles.at(-1)!.url])).rows[0];
+    let visible = false;
+    for (const end = Date.now() + 15_000; last && !visible && Date.now() < end; ) {
+      const body = (await (await fetch(`${base}/v1/feed?category=${last.category}&limit=50`)).json()) as { items: { story_id: string }[] };
+      visible = body.items.some((it) => it.story_id === last.story_id);
+      if (!visible) await new Promise((r) => setTimeout(r, 20));
+    }
+    const visibleMs = performance.now() - t0;
+    const totals = (await sql.query<{ n: number; dups: number; stories: number }>(
+      'SELECT count(*)::int AS n, count(duplicate_of)::int AS dups, count(DISTINCT story_id)::int AS stories FROM articles',
+    )).rows[0]!;
+    await service.stop();
+
+    const m = mode;
+    const busy = timer.busy.get('batch') ?? 0;
+    const out: Figures = {
+      [`${m}_articles_in`]: articles.length,
+      [`${m}_articles_stored`]: totals.n,
+      [`${m}_duplicates`]: totals.dups,
+      [`${m}_stories`]: totals.stories,
+      [`${m}_batches`]: counts.batches,
+      [`${m}_seconds`]: round(visibleMs / 1000, 2),
+      [`${m}_append_seconds`]: round(appendedMs / 1000, 2),
+      [`${m}_feed_visible_after_drain_ms`]: Math.round(visibleMs - drainedMs),
+      [`${m}_feed_visible`]: visible,
+      [`articles_per_s_${m}`]: Math.round(totals.n / (visibleMs / 1000)),
+      [`${m}_pipeline_busy_share`]: round(busy / drainedMs, 3),
+    };
+    let worst = '';
+    let accounted = 0;
+    for (const st of STAGES) {
+      const ms = timer.busy.get(st) ?? 0;
+      accounted += ms;
+      out[`${m}_stage_${st}_share`] = round(ms / busy, 3);
+      out[`${m}_stage_${st}_ms_per_1k`] = round((ms / totals.n) * 1000, 1);
+      if (!worst || ms > (timer.busy.get(worst) ?? 0)) worst = st;
+    }
+    // main-thread work between the timed calls (building rows, msgpack, event loop waits)
+    out[`${m}_stage_unaccounted_share`] = round((busy - accounted) / busy, 3);
+    out[`${m}_bottleneck`] = worst;
+    return out;
+  } finally {
+    await http?.close(0);
+    await feed.stop();
+    await system.shutdown(10_000);
+    await pool.close();
+    await cache.close();
+    await sql.close();
+    await s.cleanup();
+  }
+}
+
+export async function run(): Promise<Figures> {
+  const load = loadavg()[0]!;
+  const out: Figures = { load_average_at_start: round(load, 2), quiet: load < 0.5 };
+  if (MODES.includes('server') && !has('redis-server')) return { skipped: 'redis-server is not installed (needed for server mode); set NEWSAGG_BENCH_INGEST_MODES=embedded' };
+  const want = Math.max(MODES.includes('server') ? N_SERVER : 0, MODES.includes('embedded') ? N_EMBEDDED : 0);
+  const t0 = performance.now();
+  const corpus = await buildCorpus({ publishers: PUBLISHERS, articles: want, startMs: Date.parse('2026-01-05T00:00:00Z') });
+  Object.assign(out, {
+    corpus_seconds: round((performance.now() - t0) / 1000, 1),
+    corpus_articles: corpus.articles.length,
+    corpus_publishers: corpus.publishers.length,
+    corpus_simulated_hours: round((corpus.toMs - corpus.fromMs) / 3_600_000, 1),
+    corpus_wire_copies: corpus.roles.copy ?? 0,
+    corpus_wire_originals: corpus.roles.wire ?? 0,
+  });
+  Object.assign(out, parseReference(corpus));
+  for (const m of MODES) {
+    Object.assign(out, await throughput(m, corpus, m === 'server' ? N_SERVER : N_EMBEDDED));
+    out[`${m}_ratio_vs_xml_parse`] = round((out[`articles_per_s_${m}`] as number) / (out.ref_xml_parse_articles_per_s as number), 4);
+  }
+  corpus.feeds.length = 0;
+  corpus.articles.length = 0;
+  if (PUSH_MODE !== 'none') {
+    const push = await measurePush(PUSH_MODE, PUSHES);
+    for (const [k, v] of Object.entries(push)) out[`push_${k}`] = v;
+    // push_p99_ms (the live.push_p99_ms figure) comes from p99_ms above
+  }
+  return out;
+}
