@@ -44,7 +44,7 @@ export function ingestComponent(opts: { allowlist?: readonly string[]; crawlDela
       service = await startIngest({
         system: node.system,
         sql: node.sql,
-        databaseUrl: node.sql.url,
+        databaseUrl: node.sql.mode === 'postgres' ? node.sql.url : null,
         cache: node.cache,
         pool: node.tasks,
         dedupWindowMs: node.config.dedupWindowHours * 3_600_000,

@@ -28,7 +28,7 @@ export interface OpenSqlOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   log?: Logger;
-  /** pool size (default 10 for PostgreSQL, 8 for embedded: PGlite runs one query at a time anyway) */
+  /** pool size for PostgreSQL (default 10); embedded always uses one connection */
   poolSize?: number;
   connectTimeoutMs?: number;
 }
@@ -43,7 +43,10 @@ export async function openSql(opts: OpenSqlOptions): Promise<Sql> {
   const { startEmbeddedPostgres } = await import('./sql-pglite.js');
   const embedded = await startEmbeddedPostgres(opts.dataDir, { log });
   try {
-    return await connectPool(embedded.url, 'embedded', opts.poolSize ?? 8, opts.connectTimeoutMs ?? 5000, log, () => embedded.stop());
+    // One connection: PGlite is a single session, and pglite-socket interleaves the extended-query
+    // messages of concurrent connections (a Bind of one lands on another's Parse). Queries queue
+    // in the pool instead, which costs nothing since PGlite runs one statement at a time anyway.
+    return await connectPool(embedded.url, 'embedded', 1, opts.connectTimeoutMs ?? 60_000, log, () => embedded.stop());
   } catch (err) {
     await embedded.stop();
     throw err;

@@ -49,6 +49,8 @@ export class WorkerGroup implements Route {
   onLost: (to: Address, msg: Message, error: Error) => void;
   /** tasks that failed because the worker died */
   workerFailures = 0;
+  /** told when a task failed with its worker (its replacement starts empty) */
+  onWorkerFailed: () => void = () => {};
 
   constructor(opts: WorkerGroupOptions) {
     this.name = opts.name;
@@ -145,6 +147,7 @@ export class WorkerGroup implements Route {
 
   private fail(task: WorkerTask, cause: unknown): void {
     this.workerFailures++;
+    this.onWorkerFailed();
     this.log.warn({ group: this.name, lost: task.to.length, err: describeError(cause) }, 'worker task failed; worker replaced');
     for (let i = 0; i < task.to.length; i++) {
       const env = { to: task.to[i]!, msg: task.msgs[i]!, askId: task.askIds[i] || undefined };

@@ -4,7 +4,7 @@ import type { RawArticle } from '../../src/actors/ingest/types.js';
 import { addPublishers } from '../../src/actors/store/publishers.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { ActorSystem } from '../../src/runtime/system.js';
-import { scratchPostgres, type TestDb } from '../helpers/db.js';
+import { databases, type TestDb } from '../helpers/db.js';
 
 // real time: the dedup shards in their worker read the real clock for their window
 const NOW = Date.now();
@@ -35,18 +35,18 @@ const batch1: RawArticle[] = [
   },
 ];
 
-describe('ingest pipeline (PostgreSQL, dedup shards in a worker)', () => {
+describe.each(databases)('ingest pipeline on %s (dedup shards in a worker)', (_mode, open) => {
   let db: TestDb;
   const cache = new MemoryCache();
   let system: ActorSystem;
   let ingest: IngestService;
 
   beforeAll(async () => {
-    db = await scratchPostgres();
+    db = await open();
     await addPublishers(db.sql, ['wire', 'daily', 'herald', 'tokyo', 'sport', 'late'].map((p) => ({ id: p, name: `The ${p}`, feed_url: `https://${p}.example/feed` })));
     system = new ActorSystem();
     ingest = await startIngest({ system, sql: db.sql, databaseUrl: db.url, cache, pool: null, partitions: 2, now: () => NOW });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await ingest?.stop();
     await system?.shutdown();

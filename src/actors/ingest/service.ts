@@ -1,5 +1,6 @@
 import { DedupCoordinator } from '../dedup/coordinator.js';
-import { shardKey, type DedupShardMessage, type DedupShardReply } from '../dedup/dedup-shard.js';
+import { shardKey, type DedupItem, type DedupShardMessage, type DedupShardReply } from '../dedup/dedup-shard.js';
+import { block } from '../dedup/simhash.js';
 import type { AddResult } from '../stories/clusterer.js';
 import { storyClusterBehaviour, type StoryClusterMsg } from '../stories/story-cluster.js';
 import type { CachedStory } from '../store/feed-items.js';
@@ -22,7 +23,10 @@ import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 export interface IngestServiceOptions {
   system: ActorSystem;
   sql: Sql;
-  /** what worker threads connect to (PostgreSQL URL, or the embedded database's loopback URL) */
+  /**
+   * PostgreSQL URL the dedup worker reloads its shards from; null (embedded mode: PGlite takes one
+   * connection) = this thread loads the fingerprints and sends them to the shards instead
+   */
   databaseUrl: string | null;
   cache: Cache;
   /** the shared CPU pool; null runs the CPU stage on this thread (tests, tiny nodes) */
@@ -72,12 +76,39 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     log,
   });
   o.system.hostInWorkers(group);
+  // while shards are being refilled from this thread, lookups wait (in order) behind the refill
+  let refill: Promise<void> = Promise.resolve();
   const dedup = new DedupCoordinator(
-    { ask: (i, p, msg: DedupShardMessage) => o.system.ask<DedupShardReply>(`dedup/${shardKey(i, p)}`, msg, 60_000) },
+    {
+      ask: async (i, p, msg: DedupShardMessage) => {
+        await refill;
+        return o.system.ask<DedupShardReply>(`dedup/${shardKey(i, p)}`, msg, 60_000);
+      },
+    },
     partitions,
     fingerprints,
   );
-  dedup.restore(await fingerprints.loadAll(now() - dedupWindowMs));
+  const stored = await fingerprints.loadAll(now() - dedupWindowMs);
+  dedup.restore(stored);
+  if (!o.databaseUrl) {
+    const fill = async (records: readonly DedupItem[]) => {
+      for (let t = 0; t < 4; t++) {
+        const byShard = new Map<number, DedupItem[]>();
+        for (const r of records) {
+          const part = block(r.hi, r.lo, t) % partitions;
+          let list = byShard.get(part);
+          if (!list) byShard.set(part, (list = []));
+          list.push(r);
+        }
+        for (const [part, items] of byShard) await o.system.ask(`dedup/${shardKey(t, part)}`, { type: 'rebuild', items } satisfies DedupShardMessage, 120_000);
+      }
+    };
+    refill = fill(stored);
+    await refill;
+    group.onWorkerFailed = () => {
+      refill = refill.then(async () => fill(await fingerprints.loadAll(now() - dedupWindowMs))).catch((err: unknown) => log.warn({ err: String(err) }, 'dedup shard refill failed'));
+    };
+  }
 
   const stories = new SqlStoryStore(o.sql);
   o.system.register(storyClusterBehaviour({ store: stories, clusterer: { windowMs: o.activeWindowMs ?? 48 * 3_600_000 } }));
