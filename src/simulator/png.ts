@@ -47,8 +47,8 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
   return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** A 64x36 two-colour gradient thumbnail, different per key. */
-export function thumbnailPng(key: string, width = 64, height = 36): Buffer {
+/** A 320x180 two-colour gradient thumbnail (big enough to be kept as one), different per key. */
+export function thumbnailPng(key: string, width = 320, height = 180): Buffer {
   const h = hashString(key);
   const a = [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
   const b = [255 - (a[0] as number), (h >>> 24) & 0xff, 128];

@@ -81,7 +81,7 @@ describe('sites: sitemaps, article pages, home pages, thumbnails', () => {
     expect(header(img.headers, 'content-type')).toBe('image/png');
     const meta = await sharp(img.body).metadata();
     expect(meta.format).toBe('png');
-    expect([meta.width, meta.height]).toEqual([64, 36]);
+    expect([meta.width, meta.height]).toEqual([320, 180]);
   });
 
   it('pages are gzipped when asked', async () => {
