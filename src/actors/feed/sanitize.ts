@@ -312,6 +312,24 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
       from = i;
       continue;
     }
+    // `<br/>`, `<br />`: an allowed void element written XML-style without attributes (common
+    // in feeds) comes out as `<br>` without the attribute machinery below
+    const cn = input.charCodeAt(ne);
+    const selfGt =
+      cn === 47 /* / */ && input.charCodeAt(ne + 1) === 62
+        ? ne + 1
+        : cn === 32 && input.charCodeAt(ne + 1) === 47 && input.charCodeAt(ne + 2) === 62
+          ? ne + 2
+          : -1;
+    if (selfGt !== -1) {
+      const info = tagInfo(input.slice(nameStart, ne));
+      if (info.isVoid && info.allowed !== undefined && !info.drop && info.name !== 'img') {
+        if (lt > from) html += input.slice(from, lt);
+        html += `<${info.name}>`;
+        i = from = selfGt + 1;
+        continue;
+      }
+    }
     if (lt > from) html += input.slice(from, lt);
     from = lt;
     const end = tagEnd(input, nameStart);
