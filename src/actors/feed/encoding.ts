@@ -67,9 +67,8 @@ export function httpCharset(contentType: string | undefined): string | null {
 }
 
 function latin1(b: Uint8Array, from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to; i++) s += String.fromCharCode(b[i]!);
-  return s;
+  // Latin-1 maps each byte to the code point of the same value: a plain copy, no per-byte concat
+  return to > from ? Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('latin1') : '';
 }
 
 const LATIN_DEFAULTS = new Set(['iso-8859-1', 'latin1', 'latin-1', 'us-ascii', 'ascii', 'windows-1252', 'cp1252', 'iso_8859-1']);
