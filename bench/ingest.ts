@@ -110,12 +110,16 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
     const appendedMs = performance.now() - t0;
     await service.drain();
     const drainedMs = performance.now() - t0;
-    // visible: the story of the last article appended shows on the first feed page of its category
-    const last = (await sql.query<{ story_id: string; category: string }>('SELECT story_id, category FROM articles WHERE url = $1', [articles.at(-1)!.url])).rows[0];
+    // visible: the story of the last article appended shows on the first page of its story's category (or the top feed)
+    const last = (await sql.query<{ story_id: string; category: string }>(
+      'SELECT a.story_id, s.category FROM articles a JOIN stories s ON s.id = a.story_id WHERE a.url = $1', [articles.at(-1)!.url],
+    )).rows[0];
     let visible = false;
     for (const end = Date.now() + 15_000; last && !visible && Date.now() < end; ) {
-      const body = (await (await fetch(`${base}/v1/feed?category=${last.category}&limit=50`)).json()) as { items: { story_id: string }[] };
-      visible = body.items.some((it) => it.story_id === last.story_id);
+      for (const path of [`/v1/feed?category=${last.category}&limit=50`, '/v1/feed?limit=50']) {
+        const body = (await (await fetch(`${base}${path}`)).json()) as { items?: { story_id: string }[] };
+        visible ||= !!body.items?.some((it) => it.story_id === last.story_id);
+      }
       if (!visible) await new Promise((r) => setTimeout(r, 20));
     }
     const visibleMs = performance.now() - t0;
@@ -131,6 +135,8 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
       [`${m}_articles_stored`]: totals.n,
       [`${m}_duplicates`]: totals.dups,
       [`${m}_stories`]: totals.stories,
+      // how many stories the simulator's truth has for these articles (clustering cost grows with story size)
+      [`${m}_gold_events`]: new Set(corpus.events.slice(0, n).filter((e) => e !== null)).size,
       [`${m}_batches`]: counts.batches,
       [`${m}_seconds`]: round(visibleMs / 1000, 2),
       [`${m}_append_seconds`]: round(appendedMs / 1000, 2),
@@ -175,8 +181,10 @@ export async function run(): Promise<Figures> {
     corpus_articles: corpus.articles.length,
     corpus_publishers: corpus.publishers.length,
     corpus_simulated_hours: round((corpus.toMs - corpus.fromMs) / 3_600_000, 1),
+    corpus_own_articles: corpus.roles.original ?? 0,
     corpus_wire_copies: corpus.roles.copy ?? 0,
     corpus_wire_originals: corpus.roles.wire ?? 0,
+    corpus_items_not_in_feeds: corpus.itemsNotInFeeds,
   });
   Object.assign(out, parseReference(corpus));
   for (const m of MODES) {
@@ -185,6 +193,7 @@ export async function run(): Promise<Figures> {
   }
   corpus.feeds.length = 0;
   corpus.articles.length = 0;
+  corpus.events.length = 0;
   if (PUSH_MODE !== 'none') {
     const push = await measurePush(PUSH_MODE, PUSHES);
     for (const [k, v] of Object.entries(push)) out[`push_${k}`] = v;
