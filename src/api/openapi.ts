@@ -117,7 +117,7 @@ export const openApiDocument = {
         ...admin,
         summary: 'Add a publisher',
         requestBody: { required: true, content: { 'application/json': { schema: ref('NewPublisher') } } },
-        responses: { 201: ok('Publisher', 'created'), 401: error('missing or wrong token'), 409: error('feed URL already present'), ...common },
+        responses: { 201: ok('Publisher', 'created'), 401: error('missing or wrong token'), 409: error('feed URL already present'), 422: error('only a site URL was given and the site offers no feed and no news sitemap'), ...common },
       },
     },
     '/v1/publishers/{id}': {

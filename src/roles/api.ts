@@ -1,3 +1,6 @@
+import { Fetcher } from '../actors/fetch/index.js';
+import { pageFetchFrom } from '../actors/html/fetch.js';
+import { findSiteSource } from '../actors/html/source.js';
 import type { Component, Node } from '../node.js';
 import { CursorCodec } from '../api/cursor.js';
 import { FeedService } from '../api/feed.js';
@@ -7,15 +10,21 @@ import { registerApiRoutes } from '../api/routes.js';
  * The API role of a node: the feed service (hot pages, snapshots, invalidation events) and the
  * public routes on the node's router. Registered before the server listens.
  */
-export function apiComponent(opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void } = {}): Component {
+export function apiComponent(
+  opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; allowlist?: readonly string[] } = {},
+): Component {
   let feed: FeedService | null = null;
+  let fetcher: Fetcher | null = null;
   return {
     name: 'api',
     async start(node: Node) {
       const codec = new CursorCodec(node.cursorSecret);
       feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log });
       await feed.start();
+      // admin: a publisher added by its site URL alone is looked up through the safe fetcher
+      const f = (fetcher = new Fetcher({ userAgent: node.config.userAgent, allowlist: [...node.config.fetchAllowlist, ...(opts.allowlist ?? [])], metrics: node.metrics }));
       registerApiRoutes(node.router, {
+        findSource: (site) => findSiteSource(site, pageFetchFrom(f)),
         sql: node.sql,
         cache: node.cache,
         feed,
@@ -29,6 +38,7 @@ export function apiComponent(opts: { onPublishersChanged?: (change: { added: str
     },
     async stop() {
       await feed?.stop();
+      await fetcher?.close();
     },
   };
 }

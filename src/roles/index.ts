@@ -33,7 +33,12 @@ export function componentsFor(config: Config): Component[] {
   }
   if (roles.has('api')) {
     const p = publishers;
-    out.push(apiComponent(p ? { onPublishersChanged: (c) => (p.added(c.added), p.removed(c.removed)) } : {}));
+    out.push(
+      apiComponent({
+        ...(p ? { onPublishersChanged: (c: { added: string[]; removed: string[] }) => (p.added(c.added), p.removed(c.removed)) } : {}),
+        ...(config.demo ? { allowlist: ['127.0.0.1'] } : {}),
+      }),
+    );
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { fromTaskError, type ParseTask } from '../actors/feed/index.js';
+import { looksLikeSitemap, sitemapAsFeed } from '../actors/html/source.js';
 import { Fetcher } from '../actors/fetch/index.js';
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
@@ -65,7 +66,13 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
             try {
               return await n.tasks.run<ParseTask, ParsedFeed>(parseUrl, task);
             } catch (err) {
-              throw fromTaskError(err instanceof TaskFailedError ? err.cause : err);
+              const e = fromTaskError(err instanceof TaskFailedError ? err.cause : err);
+              // a site without a feed is polled through its news sitemap
+              if ((e as { code?: string }).code === 'PARSE_UNSUPPORTED') {
+                const text = new TextDecoder().decode(task.body);
+                if (looksLikeSitemap(text)) return sitemapAsFeed(text, { baseUrl: o.baseUrl, now: Date.now });
+              }
+              throw e;
             }
           },
           emit: (articles) => opts.emit(articles as RawArticle[]),

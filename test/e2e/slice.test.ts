@@ -1,15 +1,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { startNode, type Node } from '../../src/node.js';
+import { publisherIdFor } from '../../src/actors/publisher/opml.js';
 import { apiComponent } from '../../src/roles/api.js';
 import { ingestComponent } from '../../src/roles/ingest.js';
 import { opmlComponent } from '../../src/roles/opml.js';
 import { publishersComponent } from '../../src/roles/publishers.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
+
+const ADMIN = 'e2e-admin-token-0123456789';
 
 /** The whole slice: simulated publishers → fetch → parse → dedup → stories → store → API. */
 describe('a node ingesting from simulated publishers', () => {
@@ -38,10 +43,10 @@ describe('a node ingesting from simulated publishers', () => {
     dir = mkdtempSync(join(tmpdir(), 'newsagg-e2e-'));
     const opml = join(dir, 'feeds.opml');
     writeFileSync(opml, await (await fetch(`${sim.url}/opml.xml`)).text());
-    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', db.url!, '--fetch-allowlist', '127.0.0.1', '--log-level', 'warn'], {});
+    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', db.url!, '--fetch-allowlist', '127.0.0.1', '--log-level', 'warn', '--admin-token', ADMIN], {});
     const ingest = ingestComponent({ allowlist: ['127.0.0.1'], crawlDelayMs: 0 });
     const publishers = publishersComponent({ emit: (a) => ingest.ingest(a), allowlist: ['127.0.0.1'], crawlDelayMs: 0, publicUrl: 'self', firstPollSpreadMs: 500 });
-    node = await startNode(config, { components: [ingest, opmlComponent(opml), publishers, apiComponent()] });
+    node = await startNode(config, { components: [ingest, opmlComponent(opml), publishers, apiComponent({ allowlist: ['127.0.0.1'] })] });
   }, 180_000);
 
   afterAll(async () => {
@@ -61,10 +66,39 @@ describe('a node ingesting from simulated publishers', () => {
     const { rows } = await node.sql.query<{ n: number; urls: number }>('SELECT count(*)::int AS n, count(DISTINCT url_hash)::int AS urls FROM articles');
     expect(rows[0]!.n).toBeGreaterThan(20);
     expect(rows[0]!.urls).toBe(rows[0]!.n);
+    // articles carry their publisher's id; the feed shows the publisher's name
+    const orphans = await node.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM articles a LEFT JOIN publishers p ON p.id = a.publisher_id WHERE p.id IS NULL');
+    expect(orphans.rows[0]!.n).toBe(0);
     const dups = await node.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM articles WHERE duplicate_of IS NOT NULL');
     expect(dups.rows[0]!.n).toBeGreaterThan(0);
     const story = await get(`/v1/stories/${encodeURIComponent(items[0]!.story_id)}`);
     expect(story.status).toBe(200);
+  });
+
+  it('adds a publisher by its site URL alone (the feed is discovered), and says when a site has none', { timeout: 120_000 }, async () => {
+    const post = (body: unknown) =>
+      fetch(`${node.url}/v1/publishers`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const rss = sim.publishers.find((p) => p.format === 'rss')!;
+    // the simulator's feeds are already imported from its OPML: finding the same feed is a conflict
+    const known = await post({ site_url: rss.site_url });
+    expect(known.status).toBe(409);
+    // a site with no feed and no sitemap anywhere
+    const empty = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('not here'));
+    await new Promise<void>((r) => empty.listen(0, '127.0.0.1', r));
+    const none = await post({ site_url: `http://127.0.0.1:${(empty.address() as AddressInfo).port}/` });
+    empty.close();
+    expect(none.status).toBe(422);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('no_feed_found');
+  });
+
+  it('polls sites without feeds through their news sitemaps', async () => {
+    const sitemapSites = sim.publishers.filter((p) => p.format === 'sitemap' && p.behaviour === 'ok');
+    expect(sitemapSites.length).toBeGreaterThan(0);
+    const ids = sitemapSites.map((p) => publisherIdFor(p.feed_url));
+    await until('articles from a sitemap-only site', async () => {
+      const { rows } = await node.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM articles WHERE publisher_id = ANY($1::text[])', [ids]);
+      return rows[0]!.n > 0 ? true : null;
+    });
   });
 
   it('keeps failing publishers visible with their reason instead of dropping them', async () => {

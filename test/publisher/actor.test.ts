@@ -37,7 +37,7 @@ describe('PublisherActor against a local feed server', () => {
     expect(f.requests).toBeGreaterThanOrEqual(4);
     expect(f.notModified).toBe(f.requests - 1); // only the first poll got a body
     expect(urlsOf(n).sort()).toEqual(first.map((i) => i.link).sort());
-    expect(n.emitted[0]).toMatchObject({ publisher: 'Paper A', feed_category: 'world', publisher_country: 'GB' });
+    expect(n.emitted[0]).toMatchObject({ publisher: 'a', feed_category: 'world', publisher_country: 'GB' });
     expect(n.emitted[0]!.title).toMatch(/^Item /);
 
     const later = server.publish('a', 2, n.clock.now());

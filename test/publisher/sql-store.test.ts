@@ -42,7 +42,7 @@ describe('SqlPublisherStore', () => {
     expect(first).toMatchObject({ url: server.url('s', 's.sim.test'), name: 'Stored Daily', polls: 0 });
     await n1.run(HOUR);
     expect(n1.emitted.map((a) => a.url).sort()).toEqual(items.map((i) => i.link).sort());
-    expect(n1.emitted[0]).toMatchObject({ publisher: 'Stored Daily', publisher_country: 'IE', feed_category: 'world' });
+    expect(n1.emitted[0]).toMatchObject({ publisher: 'pub_s', publisher_country: 'IE', feed_category: 'world' });
     const before = await n1.status('pub_s');
     now = n1.clock.now();
     await n1.close();

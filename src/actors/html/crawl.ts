@@ -122,7 +122,7 @@ async function collectEntries(start: string, host: string, options: CrawlOptions
 }
 
 /** Sitemaps named in robots.txt (news ones first), then the usual paths. */
-async function sitemapCandidates(site: string, fetch: PageFetch): Promise<string[]> {
+export async function sitemapCandidates(site: string, fetch: PageFetch): Promise<string[]> {
   const robotsUrl = new URL('/robots.txt', site).href;
   const out: string[] = [];
   try {
@@ -143,7 +143,7 @@ async function sitemapCandidates(site: string, fetch: PageFetch): Promise<string
   return out;
 }
 
-function sitemapText(res: PageResponse): string {
+export function sitemapText(res: PageResponse): string {
   let body = res.body;
   if (body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b) {
     try {

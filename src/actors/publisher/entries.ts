@@ -11,6 +11,8 @@ const MAX_TEXT = 100_000;
 const HOUR = 3600_000;
 
 export interface PublisherIdentity {
+  /** the publisher's id: articles carry it (`publisher_id`); its name lives on the publisher row */
+  id: string;
   name: string;
   url: string;
   category: string | null;
@@ -20,16 +22,6 @@ export interface PublisherIdentity {
 
 function isHttpUrl(s: string | null | undefined): s is string {
   return !!s && /^https?:\/\//i.test(s);
-}
-
-function publisherName(p: PublisherIdentity, feed: ParsedFeed['feed']): string {
-  if (p.name) return p.name;
-  if (feed.title) return feed.title;
-  try {
-    return new URL(p.url).hostname;
-  } catch {
-    return p.url;
-  }
 }
 
 /** The ISO instant an entry was published; undated entries and far-future dates get `now`. */
@@ -46,7 +38,7 @@ export function toRawArticle(e: FeedEntry, p: PublisherIdentity, feed: ParsedFee
   const summary = e.summary?.trim() || undefined;
   const title = e.title?.trim() || (summary ? summary.slice(0, 120) : '');
   if (!title) return null;
-  const a: RawArticle = { url, title, publisher: publisherName(p, feed), published_at: publishedAt(e, now) };
+  const a: RawArticle = { url, title, publisher: p.id, published_at: publishedAt(e, now) };
   if (summary) a.summary = summary.slice(0, MAX_SUMMARY);
   if (e.content) a.text = e.content.slice(0, MAX_TEXT);
   if (p.category) a.feed_category = p.category;

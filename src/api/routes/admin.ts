@@ -61,7 +61,15 @@ export function registerAdminRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
     '/v1/publishers',
     admin(async (req) => {
       readQuery(req.query, []);
-      const body = await req.json<Record<string, unknown>>();
+      let body = await req.json<Record<string, unknown>>();
+      // only a site given: discover its feed, else its news sitemap
+      if (body && typeof body === 'object' && !Array.isArray(body) && body.feed_url === undefined && typeof body.site_url === 'string' && deps.findSource) {
+        const site = httpUrl(body.site_url);
+        if (!site) throw badRequest('invalid_body', 'site_url must be an absolute http(s) URL');
+        const source = await deps.findSource(site);
+        if (!source) throw new HttpError(422, 'no_feed_found', 'the site offers no feed and no news sitemap');
+        body = { ...body, feed_url: source.url };
+      }
       const np = validateNewPublisher(body);
       const added = await addPublishers(deps.sql, [np]);
       if (added.length === 0) throw new HttpError(409, 'conflict', 'a publisher with this feed URL already exists');

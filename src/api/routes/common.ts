@@ -31,6 +31,8 @@ export interface ApiDeps {
    * one the proxy appended; earlier hops are client-supplied and spoofable). Off by default.
    */
   trustProxy?: boolean;
+  /** a site URL → its feed or news sitemap (admin: add a publisher by its site alone) */
+  findSource?: (siteUrl: string) => Promise<{ url: string; kind: string } | null>;
   /** told after admin routes add or remove publishers, so schedulers need not poll the table */
   onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
 }
