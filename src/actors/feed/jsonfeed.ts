@@ -4,7 +4,8 @@ import { cleanAuthor, cleanLanguage, distinct, distinctEnclosures } from './fiel
 import { resolveUrl } from './links.js';
 import type { Adapted } from './rss.js';
 import { collapse } from './plain-text.js';
-import { escapeText, sanitizeHtml } from './sanitize.js';
+import { escapeText } from './html-escape.js';
+import { sanitizeHtml } from './sanitize.js';
 import type { Enclosure, FeedEntry } from './types.js';
 
 /** JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1). */

@@ -1,5 +1,6 @@
 import { decodeHTML } from 'entities';
-import { escapeText, localName } from './sanitize.js';
+import { escapeText } from './html-escape.js';
+import { localName } from './html-tags.js';
 
 /** HTML → plain text, for titles and other fields the contract says are plain. */
 

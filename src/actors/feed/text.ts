@@ -1,7 +1,8 @@
 import type { EntityContext } from './entities.js';
 import { childBase } from './links.js';
 import { collapse, htmlToText } from './plain-text.js';
-import { escapeText, sanitizeHtml, type Sanitized } from './sanitize.js';
+import { escapeText } from './html-escape.js';
+import { sanitizeHtml, type Sanitized } from './sanitize.js';
 import { attr, rawOf } from './xml.js';
 
 /**
