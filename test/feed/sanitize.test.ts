@@ -73,3 +73,12 @@ describe('htmlToText', () => {
     expect(htmlToText(input)).toBe(expected);
   });
 });
+
+describe('sanitizeHtml: tags named like Object.prototype members', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])('drops <%s> as an unknown tag, attributes and all, without crashing', (name) => {
+    const out = sanitizeHtml(`<p>before <${name} class="a" onclick="x()">inside</${name}> after</p>`, 'https://example.com/').html;
+    expect(out).not.toContain(`<${name}`);
+    expect(out).toContain('inside');
+    expect(out).toContain('before');
+  });
+});

@@ -62,8 +62,9 @@ export function tagInfo(raw: string): TagInfo {
   let t = tagInfos.get(raw);
   if (t === undefined) {
     const name = localName(raw);
-    // a plain property read, as before: `ALLOWED[name]` is also what decides for odd names
-    t = { name, allowed: ALLOWED[name], drop: DROP.has(name), isVoid: VOID.has(name), lower: raw.toLowerCase() };
+    // own properties only: a tag named like an Object.prototype member (`<constructor>`,
+    // `<toString>`) must not read as allowed, nor crash the sanitiser with a function for a list
+    t = { name, allowed: Object.hasOwn(ALLOWED, name) ? ALLOWED[name] : undefined, drop: DROP.has(name), isVoid: VOID.has(name), lower: raw.toLowerCase() };
     if (tagInfos.size < 2048) tagInfos.set(raw, t);
   }
   return t;
