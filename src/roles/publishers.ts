@@ -75,7 +75,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
               throw e;
             }
           },
-          emit: (articles) => opts.emit(articles as RawArticle[]),
+          emit: (articles) => opts.emit(articles),
           store: firstPollSooner(new SqlPublisherStore(n.sql, Date.now, Math.random), opts.firstPollSpreadMs),
           now: Date.now,
           random: Math.random,

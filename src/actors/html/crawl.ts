@@ -7,22 +7,9 @@ import { extractPageMetadata, type PageMetadata } from './metadata.js';
 import { DEFAULT_MAX_AGE_MS, parseNewsSitemap, type SitemapEntry } from './sitemap.js';
 import { isSameSite, resolveHttpUrl, siteHost } from './urls.js';
 
-/** What a publisher emits into ingest (see the ingest contract). */
-export interface RawArticle {
-  id?: string;
-  url: string;
-  title: string;
-  summary?: string | null;
-  /** transient, never stored */
-  text?: string | null;
-  publisher: string;
-  published_at: string | null;
-  feed_category?: string | null;
-  publisher_country?: string | null;
-  language?: string | null;
-  thumbnail?: string | null;
-  canonical_url?: string | null;
-}
+/** What a publisher emits into ingest: the ingest log's one raw-article shape. */
+export type { RawArticle } from '../ingest/types.js';
+import type { RawArticle } from '../ingest/types.js';
 
 export interface CrawlOptions {
   fetch: PageFetch;

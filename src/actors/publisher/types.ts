@@ -65,19 +65,8 @@ export type ParseFn = (
 ) => ParsedFeed | Promise<ParsedFeed>;
 
 /** One article as it enters the ingest log (the `newsagg process` input shape). */
-export interface RawArticle {
-  id?: string;
-  url: string;
-  title: string;
-  summary?: string;
-  text?: string;
-  publisher: string;
-  published_at: string;
-  feed_category?: string;
-  publisher_country?: string;
-  language?: string;
-  thumbnail?: string;
-}
+export type { RawArticle } from '../ingest/types.js';
+import type { RawArticle } from '../ingest/types.js';
 
 export type EmitFn = (articles: RawArticle[]) => Promise<void>;
 
