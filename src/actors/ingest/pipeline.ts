@@ -34,6 +34,11 @@ export interface IngestDeps {
   thumbnails?: { enqueue(jobs: ThumbnailJob[]): void };
 }
 
+export interface Prepared {
+  ok: PreparedArticle[];
+  rejected: RejectedArticle[];
+}
+
 export interface IngestOutcome {
   stored: number;
   updated: number;
@@ -59,7 +64,16 @@ export class IngestPipeline {
   }
 
   async handle(raw: RawArticle[]): Promise<IngestOutcome> {
-    const { ok, rejected } = await this.d.prepare(raw);
+    return this.commit(await this.prepare(raw));
+  }
+
+  /** The CPU stage alone (no shared state): the service runs it for the next batch while this one commits. */
+  prepare(raw: RawArticle[]): Promise<Prepared> {
+    return this.d.prepare(raw);
+  }
+
+  /** Everything after the CPU stage, strictly one batch at a time and in order. */
+  async commit({ ok, rejected }: Prepared): Promise<IngestOutcome> {
     for (const r of rejected) this.log.info({ publisher_id: r.publisher, url: r.url, code: r.code }, `article rejected: ${r.message}`);
 
     // exact dedup against what is stored and within the batch: a known URL refreshes its row

@@ -14,7 +14,7 @@ import type { TaskPool } from '../../runtime/task-pool.js';
 import { WorkerGroup } from '../../runtime/worker-group.js';
 import { MemoryWorkQueue, type WorkQueue } from '../../runtime/work-queue.js';
 import { SqlFingerprints } from './fingerprints-sql.js';
-import { IngestPipeline } from './pipeline.js';
+import { IngestPipeline, type Prepared } from './pipeline.js';
 import { prepareBatch } from './prepare.js';
 import { SqlStoryStore } from './story-store-sql.js';
 import type { ThumbnailJob } from './thumbnails.js';
@@ -141,19 +141,41 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     })().catch((err: unknown) => log.warn({ err: String(err) }, 'dedup expiry failed'));
   }, o.expireEveryMs ?? 10 * 60_000);
   expiry.unref();
+  // Two stages in flight: while one batch commits (dedup, clustering, SQL, cache, in order),
+  // the next is prepared on the CPU pool. A failing commit is retried, never dropped.
+  let committing: Promise<void> = Promise.resolve();
+  const commitWithRetry = async (prepared: Prepared): Promise<void> => {
+    for (;;) {
+      try {
+        const r = await pipeline.commit(prepared);
+        log.debug(r, 'ingest batch stored');
+        return;
+      } catch (err) {
+        log.warn({ err: String(err), size: prepared.ok.length }, 'ingest batch failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
   queue.consume(async (batch) => {
-    const r = await pipeline.handle(batch);
-    log.debug(r, 'ingest batch stored');
+    const prepared = await pipeline.prepare(batch);
+    const previous = committing;
+    committing = previous.then(() => commitWithRetry(prepared));
+    await previous;
   });
+  const drain = async () => {
+    await queue.drain();
+    await committing;
+  };
   return {
     ingest: (articles) => queue.append(articles),
-    drain: () => queue.drain(),
+    drain,
     get pending() {
       return queue.pending;
     },
     async stop() {
       clearInterval(expiry);
       await queue.close();
+      await committing;
     },
   };
 }
