@@ -1,7 +1,7 @@
-import { Fetcher } from '../actors/fetch/index.js';
 import { pageFetchFrom } from '../actors/html/fetch.js';
 import { findSiteSource } from '../actors/html/source.js';
 import type { Component, Node } from '../node.js';
+import type { SharedFetcher } from './fetcher.js';
 import { CursorCodec } from '../api/cursor.js';
 import { FeedService } from '../api/feed.js';
 import { registerApiRoutes } from '../api/routes.js';
@@ -11,10 +11,9 @@ import { registerApiRoutes } from '../api/routes.js';
  * public routes on the node's router. Registered before the server listens.
  */
 export function apiComponent(
-  opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; allowlist?: readonly string[] } = {},
+  opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; fetcher?: SharedFetcher } = {},
 ): Component {
   let feed: FeedService | null = null;
-  let fetcher: Fetcher | null = null;
   return {
     name: 'api',
     async start(node: Node) {
@@ -22,9 +21,9 @@ export function apiComponent(
       feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log });
       await feed.start();
       // admin: a publisher added by its site URL alone is looked up through the safe fetcher
-      const f = (fetcher = new Fetcher({ userAgent: node.config.userAgent, allowlist: [...node.config.fetchAllowlist, ...(opts.allowlist ?? [])], metrics: node.metrics }));
+      const f = opts.fetcher;
       registerApiRoutes(node.router, {
-        findSource: (site) => findSiteSource(site, pageFetchFrom(f)),
+        ...(f ? { findSource: (site: string) => findSiteSource(site, pageFetchFrom(f.get())) } : {}),
         sql: node.sql,
         cache: node.cache,
         feed,
@@ -38,7 +37,6 @@ export function apiComponent(
     },
     async stop() {
       await feed?.stop();
-      await fetcher?.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Component } from '../node.js';
 import { apiComponent } from './api.js';
 import { demoComponent } from './demo.js';
+import { fetcherComponent } from './fetcher.js';
 import { ingestComponent } from './ingest.js';
 import { opmlComponent } from './opml.js';
 import { publishersComponent, type PublishersComponent } from './publishers.js';
@@ -14,19 +15,21 @@ import { publishersComponent, type PublishersComponent } from './publishers.js';
  */
 export function componentsFor(config: Config): Component[] {
   const roles = new Set<string>(config.roles);
-  const out: Component[] = [];
+  // one safe fetcher for the node; the demo's simulator runs on loopback, so it may be reached
+  // there (and is ours: no crawl delay), and its hub calls this node back there
+  const fetcher = fetcherComponent(config.demo ? { allowlist: ['127.0.0.1'], crawlDelayMs: 0 } : {});
+  const out: Component[] = [fetcher];
   let publishers: PublishersComponent | null = null;
   if (roles.has('ingest') || roles.has('process')) {
-    // the demo's simulator runs on loopback: the fetchers may reach it, and its hub calls us back there
-    const loopback = config.demo ? ['127.0.0.1'] : [];
-    const ingest = ingestComponent(config.demo ? { allowlist: loopback, crawlDelayMs: 0 } : {});
+    const ingest = ingestComponent({ fetcher });
     out.push(ingest);
     if (roles.has('ingest')) {
       if (config.opml) out.push(opmlComponent(config.opml));
       if (config.demo) out.push(demoComponent());
       publishers = publishersComponent({
         emit: (articles) => ingest.ingest(articles),
-        ...(config.demo ? { allowlist: loopback, crawlDelayMs: 0, publicUrl: 'self' as const, firstPollSpreadMs: 20_000 } : {}),
+        fetcher,
+        ...(config.demo ? { publicUrl: 'self' as const, firstPollSpreadMs: 20_000 } : {}),
       });
       out.push(publishers);
     }
@@ -35,8 +38,8 @@ export function componentsFor(config: Config): Component[] {
     const p = publishers;
     out.push(
       apiComponent({
+        fetcher,
         ...(p ? { onPublishersChanged: (c: { added: string[]; removed: string[] }) => (p.added(c.added), p.removed(c.removed)) } : {}),
-        ...(config.demo ? { allowlist: ['127.0.0.1'] } : {}),
       }),
     );
   }

@@ -1,4 +1,3 @@
-import { Fetcher } from '../actors/fetch/index.js';
 import { ACCEPT, pageFetchFrom } from '../actors/html/fetch.js';
 import { startIngest, type IngestService } from '../actors/ingest/service.js';
 import { ThumbnailJobs } from '../actors/ingest/thumbnails.js';
@@ -8,6 +7,7 @@ import { thumbnailFor } from '../actors/thumbs/pipeline.js';
 import { ThumbnailStore } from '../actors/thumbs/store.js';
 import { pooledMakeThumbnail } from '../actors/thumbs/task.js';
 import type { Component, Node } from '../node.js';
+import type { SharedFetcher } from './fetcher.js';
 
 /** The ingest and processing roles: the ingest log, the pipeline behind it, and thumbnails. */
 export interface IngestComponent extends Component {
@@ -18,20 +18,14 @@ export interface IngestComponent extends Component {
   onStories(fn: (stories: CachedStory[]) => void): void;
 }
 
-export function ingestComponent(opts: { allowlist?: readonly string[]; crawlDelayMs?: number } = {}): IngestComponent {
+export function ingestComponent(opts: { fetcher: SharedFetcher }): IngestComponent {
   let service: IngestService | null = null;
-  let fetcher: Fetcher | null = null;
   let thumbs: ThumbnailJobs | null = null;
   const listeners: ((s: CachedStory[]) => void)[] = [];
   return {
     name: 'ingest',
     async start(node: Node) {
-      const f = (fetcher = new Fetcher({
-        userAgent: node.config.userAgent,
-        allowlist: [...node.config.fetchAllowlist, ...(opts.allowlist ?? [])],
-        metrics: node.metrics,
-        ...(opts.crawlDelayMs !== undefined ? { crawlDelayMs: opts.crawlDelayMs } : {}),
-      }));
+      const f = opts.fetcher.get();
       const store = new ThumbnailStore(node.config.dataDir);
       const make = pooledMakeThumbnail(node.tasks);
       thumbs = new ThumbnailJobs({
@@ -63,7 +57,6 @@ export function ingestComponent(opts: { allowlist?: readonly string[]; crawlDela
       // thumbnails are best effort: queued ones are dropped, running ones get a moment
       thumbs?.clear();
       await Promise.race([thumbs?.idle(), new Promise((r) => setTimeout(r, 3_000).unref())]);
-      await fetcher?.close();
     },
     ingest(articles) {
       if (!service) return Promise.reject(new Error('ingest is not running'));

@@ -1,6 +1,5 @@
 import { fromTaskError, type ParseTask } from '../actors/feed/index.js';
 import { looksLikeSitemap, sitemapAsFeed } from '../actors/html/source.js';
-import { Fetcher } from '../actors/fetch/index.js';
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
 import type { PublisherStore } from '../actors/publisher/state.js';
@@ -9,18 +8,17 @@ import type { RawArticle } from '../actors/ingest/types.js';
 import { listPublishers } from '../actors/store/publishers.js';
 import { HttpError } from '../api/server.js';
 import type { Component, Node } from '../node.js';
+import type { SharedFetcher } from './fetcher.js';
 import { siblingModule } from '../runtime/module-url.js';
 import { TaskFailedError } from '../runtime/task-pool.js';
 
 export interface PublishersOptions {
   /** where publishers put what they find (the ingest component) */
   emit(articles: RawArticle[]): Promise<void>;
-  /** hosts the fetcher may reach besides the configured allowlist (the demo's simulator) */
-  allowlist?: readonly string[];
+  /** the node's shared safe fetcher */
+  fetcher: SharedFetcher;
   /** base URL hubs call back: --public-url by default; 'self' = this node's own URL (a local hub) */
   publicUrl?: 'self';
-  /** polite by default; the demo's simulator is ours, so robots and crawl delay can be relaxed */
-  crawlDelayMs?: number;
   /** a never-polled publisher polls within this spread (default: the policy's, up to 15 min) */
   firstPollSpreadMs?: number;
 }
@@ -41,7 +39,6 @@ const address = (id: string) => `publisher/${id}`;
  */
 export function publishersComponent(opts: PublishersOptions): PublishersComponent {
   let node: Node | null = null;
-  let fetcher: Fetcher | null = null;
   const parseUrl = siblingModule(import.meta.url, '../actors/feed/parse-task.js').filename;
 
   return {
@@ -49,12 +46,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
     async start(n: Node) {
       node = n;
       const cfg = n.config;
-      const f = (fetcher = new Fetcher({
-        userAgent: cfg.userAgent,
-        allowlist: [...cfg.fetchAllowlist, ...(opts.allowlist ?? [])],
-        metrics: n.metrics,
-        ...(opts.crawlDelayMs !== undefined ? { crawlDelayMs: opts.crawlDelayMs } : {}),
-      }));
+      const f = opts.fetcher.get();
       const configured = cfg.publicUrl ? cfg.publicUrl.replace(/\/$/, '') : null;
       const publicUrl = opts.publicUrl === 'self' ? () => n.url : configured ? () => configured : null;
       n.system.register(
@@ -93,9 +85,6 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         after = page[page.length - 1]!.id;
       }
       n.log.info({ publishers: n.system.count('publisher') }, 'publishers started');
-    },
-    async stop() {
-      await fetcher?.close();
     },
     added(ids) {
       for (const id of ids) node?.system.spawn(address(id));

@@ -8,6 +8,7 @@ import { resolveConfig } from '../../src/config.js';
 import { startNode, type Node } from '../../src/node.js';
 import { publisherIdFor } from '../../src/actors/publisher/opml.js';
 import { apiComponent } from '../../src/roles/api.js';
+import { fetcherComponent } from '../../src/roles/fetcher.js';
 import { ingestComponent } from '../../src/roles/ingest.js';
 import { opmlComponent } from '../../src/roles/opml.js';
 import { publishersComponent } from '../../src/roles/publishers.js';
@@ -44,9 +45,10 @@ describe('a node ingesting from simulated publishers', () => {
     const opml = join(dir, 'feeds.opml');
     writeFileSync(opml, await (await fetch(`${sim.url}/opml.xml`)).text());
     const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', db.url!, '--fetch-allowlist', '127.0.0.1', '--log-level', 'warn', '--admin-token', ADMIN], {});
-    const ingest = ingestComponent({ allowlist: ['127.0.0.1'], crawlDelayMs: 0 });
-    const publishers = publishersComponent({ emit: (a) => ingest.ingest(a), allowlist: ['127.0.0.1'], crawlDelayMs: 0, publicUrl: 'self', firstPollSpreadMs: 500 });
-    node = await startNode(config, { components: [ingest, opmlComponent(opml), publishers, apiComponent({ allowlist: ['127.0.0.1'] })] });
+    const fetcher = fetcherComponent({ allowlist: ['127.0.0.1'], crawlDelayMs: 0 });
+    const ingest = ingestComponent({ fetcher });
+    const publishers = publishersComponent({ emit: (a) => ingest.ingest(a), fetcher, publicUrl: 'self', firstPollSpreadMs: 500 });
+    node = await startNode(config, { components: [fetcher, ingest, opmlComponent(opml), publishers, apiComponent({ fetcher })] });
   }, 180_000);
 
   afterAll(async () => {
