@@ -11,11 +11,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort, has } from './fixtures/scratch-stores.js';
 
 const self = fileURLToPath(import.meta.url);
 const root = join(self, '..', '..');
@@ -81,18 +81,6 @@ if (ROLE === 'hello') await serveHello();
 else if (ROLE === 'api') await serveApi();
 
 // ---- orchestration -------------------------------------------------------------------------------
-function has(cmd: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startChild(role: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const args = [process.execPath, '--import', 'tsx', self];
