@@ -88,8 +88,14 @@ describe('ShardTable', () => {
 describe('verifyCandidate', () => {
   const s = sketch(5);
   // a sketch agreeing in 12 of 16 bins (~0.75 similar) and one agreeing in 8 (~0.5)
-  const s75 = Uint8Array.from(s, (v, i) => (i < 12 ? v : v ^ 0xff));
-  const s50 = Uint8Array.from(s, (v, i) => (i < 8 ? v : v ^ 0xff));
+  // (the anchor bytes after the 16 bins stay equal: no anchor conflict)
+  const s75 = Uint8Array.from(s, (v, i) => (i < 12 || i >= 16 ? v : v ^ 0xff));
+  const s50 = Uint8Array.from(s, (v, i) => (i < 8 || i >= 16 ? v : v ^ 0xff));
+  // identical bins, anchors where each side has a bit the other lacks / one side a superset
+  const swapped = Uint8Array.from(s, (v, i) => (i === 16 ? 0b01 : i === 17 ? 0 : v));
+  const other = Uint8Array.from(s, (v, i) => (i === 16 ? 0b10 : i === 17 ? 0 : v));
+  const superset = Uint8Array.from(s, (v, i) => (i === 16 ? 0b11 : i === 17 ? 0 : v));
+  const none = Uint8Array.from(s, (v, i) => (i >= 16 ? 0 : v));
   const T = VERIFY_TEXT;
   const S = VERIFY_SHORT;
   it.each([
@@ -103,6 +109,10 @@ describe('verifyCandidate', () => {
     ['half similar texts, close hashes: the lowered bar lets them through', 4, s, T, s50, 0, true],
     ['three quarters similar but one side a bare headline', 2, s, S, s75, T, false],
     ['identical bare headlines', 0, s, S, s, S, true],
+    ['same text, each side names an anchor the other lacks (another person, toll or place)', 0, swapped, T, other, T, false],
+    ['same text, one side adds anchors (a dateline kept, a byline)', 0, swapped, T, superset, T, true],
+    ['same text, one side without anchors', 0, none, T, other, T, true],
+    ['a sketch stored before anchors existed (16 bytes) never conflicts', 0, s.slice(0, 16), T, other, T, true],
   ])('%s', (_n, d, a, af, b, bf, want) => {
     expect(verifyCandidate(d, a, 0, af, b, 0, bf, policy)).toBe(want);
   });

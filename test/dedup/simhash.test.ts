@@ -3,7 +3,7 @@ import { fingerprint, fingerprintHex } from '../../src/actors/dedup/fingerprint.
 import runTask from '../../src/actors/dedup/fingerprint-task.js';
 import { shingleHashes, tokenHashes } from '../../src/actors/dedup/shingles.js';
 import { block, hamming, parseSimhashHex, popcount32, simhash, simhashHex } from '../../src/actors/dedup/simhash.js';
-import { minhashSketch, sketchSimilarity, SKETCH_BINS } from '../../src/actors/dedup/sketch.js';
+import { minhashSketch, sketchSimilarity, SKETCH_BYTES } from '../../src/actors/dedup/sketch.js';
 
 /** reference SimHash with BigInt, bit by bit: slow but obviously right */
 function referenceSimhash(features: Uint32Array, mixHi: (f: number) => number, mixLo: (f: number) => number): bigint {
@@ -81,7 +81,7 @@ describe('tokens, shingles and sketches', () => {
   it('estimates Jaccard similarity: identical 1, disjoint near 0, half overlap in between', () => {
     const set = (from: number, n: number) => new Uint32Array(Array.from({ length: n }, (_, i) => fmix32(from + i)));
     const a = minhashSketch(set(0, 400), 400)!;
-    expect(a).toHaveLength(SKETCH_BINS);
+    expect(a).toHaveLength(SKETCH_BYTES);
     expect(sketchSimilarity(a, 0, minhashSketch(set(0, 400), 400)!, 0)).toBe(1);
     expect(sketchSimilarity(a, 0, minhashSketch(set(10_000, 400), 400)!, 0)).toBeLessThan(0.2);
     const half = sketchSimilarity(a, 0, minhashSketch(set(200, 400), 400)!, 0);

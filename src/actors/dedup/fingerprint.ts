@@ -1,4 +1,4 @@
-import { normalizeText, normalizeTitle } from './normalize.js';
+import { cleanText, fold, normalizeTitle } from './normalize.js';
 import { shingleHashes, tokenHashes } from './shingles.js';
 import { accumulate, finish, simhashHex } from './simhash.js';
 import { minhashSketch } from './sketch.js';
@@ -7,7 +7,7 @@ import { minhashSketch } from './sketch.js';
 export interface Fingerprint {
   hi: number;
   lo: number;
-  /** b-bit min-hash sketch of the shingles (null for empty text) */
+  /** b-bit min-hash sketch of the shingles and the lead's anchor mask (null for empty text) */
   sketch: Uint8Array | null;
   /** whether body text (not just title + snippet) went into it: verification is stricter without */
   hasText: boolean;
@@ -51,7 +51,8 @@ export function fingerprint(
   options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS,
 ): Fingerprint {
   const hasText = !!text && text.trim().length > 0;
-  const body = normalizeText((hasText ? text : snippet) ?? '');
+  const clean = cleanText((hasText ? text : snippet) ?? '');
+  const body = fold(clean);
   const head = normalizeTitle(title ?? '');
   const cap = options.maxTokens + 128;
   if (bodyTok.length < cap) {
@@ -69,7 +70,7 @@ export function fingerprint(
   const { hi, lo } = finish(acc);
   const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
   const m = shingleHashes(bodyTok, nb, options.sketchShingle, all.subarray(ns));
-  const sketch = minhashSketch(all, ns + m);
+  const sketch = minhashSketch(all, ns + m, clean);
   if (!sketch) return { hi, lo, sketch, hasText, empty: true, short: true };
   return ns + m < SHORT_SHINGLES ? { hi, lo, sketch, hasText, short: true } : { hi, lo, sketch, hasText };
 }

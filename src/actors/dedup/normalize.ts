@@ -105,9 +105,14 @@ export function normalizeTitle(title: string): string {
   return fold(removeTitleNoise(collapseSpaces(stripHtml(title))));
 }
 
+/** A snippet or body without markup and syndication noise, case kept (anchors read it). */
+export function cleanText(text: string): string {
+  return removeBodyNoise(stripHtml(text).replace(/\r\n?/g, '\n'));
+}
+
 /** A snippet or body ready for fingerprinting. */
 export function normalizeText(text: string): string {
-  return fold(removeBodyNoise(stripHtml(text).replace(/\r\n?/g, '\n')));
+  return fold(cleanText(text));
 }
 
 function collapseSpaces(s: string): string {

@@ -1,9 +1,9 @@
-import { SKETCH_BINS } from './sketch.js';
+import { SKETCH_BYTES } from './sketch.js';
 
 /** Entry types and record helpers of the shard table. */
 
 // a module-local copy: the copy loop below is hot
-const SKETCH_WORDS: number = SKETCH_BINS >>> 2;
+const SKETCH_WORDS: number = SKETCH_BYTES >>> 2;
 
 /** A fingerprint as the tables see it; `handle` is the article's numeric handle. */
 export interface TableItem {

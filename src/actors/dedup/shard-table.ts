@@ -1,4 +1,4 @@
-import { SKETCH_BINS as SKETCH_BINS_EXPORTED } from './sketch.js';
+import { SKETCH_BINS as SKETCH_BINS_EXPORTED, SKETCH_BYTES as SKETCH_BYTES_EXPORTED } from './sketch.js';
 import { copyEntry, toMin, type MatchOut, type TableItem, type TableOptions } from './shard-entry.js';
 import { VERIFY_SHORT, VERIFY_TEXT, verifyCandidate, type VerifyPolicy } from './verify.js';
 
@@ -14,11 +14,12 @@ export type { MatchOut, TableItem, TableOptions } from './shard-entry.js';
  * inserts chained per block. When the delta reaches a sixteenth of the base, both are merged by a
  * counting sort (O(n), amortised ~16 entry copies per insert); the merge also drops expired entries.
  * Records are 4 uint32 (hi, lo, time<<3|flags, handle) = 16 bytes, four to a cache line, plus
- * the 16-byte sketch: 32 bytes per entry in the base, 36 in the delta.
+ * the 24-byte sketch (16 bins and the 8-byte anchor mask): 40 bytes per entry in the base, 44 in the delta.
  */
 // a module-local copy: imported bindings can cost a getter call per access under some loaders
 const SKETCH_BINS: number = SKETCH_BINS_EXPORTED;
-export const BYTES_PER_ENTRY = 16 + SKETCH_BINS;
+const SKETCH_BYTES: number = SKETCH_BYTES_EXPORTED;
+export const BYTES_PER_ENTRY = 16 + SKETCH_BYTES;
 
 // entry flags, stored in the low bits of the time word
 const F_SKETCH = 1;
@@ -59,12 +60,12 @@ export class ShardTable {
     // a shard that knows its expected size reserves it: no growth copies, no big frees later
     const reserve = Math.max(0, opts.initialCapacity ?? 0);
     this.base = new Uint32Array(reserve * 4);
-    this.baseSketch = new Uint8Array(reserve * SKETCH_BINS);
+    this.baseSketch = new Uint8Array(reserve * SKETCH_BYTES);
     this.heads = new Int32Array(this.nHeads).fill(-1);
     const cap = Math.max(1024, Math.min(opts.initialCapacity ?? 0, MIN_DELTA));
     this.delta = new Uint32Array(cap * 4);
     this.deltaNext = new Int32Array(cap);
-    this.deltaSketch = new Uint8Array(cap * SKETCH_BINS);
+    this.deltaSketch = new Uint8Array(cap * SKETCH_BYTES);
     this.spareOffsets = new Uint32Array(this.nHeads + 1);
     this.scratchCounts = new Uint32Array(this.nHeads + 1);
     this.scratchFill = new Uint32Array(this.nHeads);
@@ -126,7 +127,7 @@ export class ShardTable {
       const tf = base[r + 2]!;
       const te = tf >>> FLAG_BITS;
       if (te + win < t || t + win < te || (d === bestD && te >= bestT)) continue;
-      if (!verifyCandidate(d, sk, 0, mine, tf & F_SKETCH ? this.baseSketch : null, e * SKETCH_BINS, tf & FLAG_MASK, policy)) continue;
+      if (!verifyCandidate(d, sk, 0, mine, tf & F_SKETCH ? this.baseSketch : null, e * SKETCH_BYTES, tf & FLAG_MASK, policy)) continue;
       best = base[r + 3]!;
       bestD = d;
       bestT = te;
@@ -146,7 +147,7 @@ export class ShardTable {
       const tf = delta[r + 2]!;
       const te = tf >>> FLAG_BITS;
       if (te + win < t || t + win < te || (d === bestD && te >= bestT)) continue;
-      if (!verifyCandidate(d, sk, 0, mine, tf & F_SKETCH ? this.deltaSketch : null, e * SKETCH_BINS, tf & FLAG_MASK, policy)) continue;
+      if (!verifyCandidate(d, sk, 0, mine, tf & F_SKETCH ? this.deltaSketch : null, e * SKETCH_BYTES, tf & FLAG_MASK, policy)) continue;
       best = delta[r + 3]!;
       bestD = d;
       bestT = te;
@@ -170,8 +171,11 @@ export class ShardTable {
     const sk = it.sketch;
     if (sk && sk.length >= SKETCH_BINS) {
       f |= F_SKETCH;
-      const o = e * SKETCH_BINS;
-      for (let i = 0; i < SKETCH_BINS; i++) this.deltaSketch[o + i] = sk[i]!;
+      const o = e * SKETCH_BYTES;
+      // a sketch stored before anchors existed has none: its mask stays 0 (never conflicts)
+      const n = Math.min(sk.length, SKETCH_BYTES);
+      for (let i = 0; i < n; i++) this.deltaSketch[o + i] = sk[i]!;
+      for (let i = n; i < SKETCH_BYTES; i++) this.deltaSketch[o + i] = 0;
     }
     this.delta[r] = it.hi;
     this.delta[r + 1] = it.lo;
@@ -266,8 +270,8 @@ export class ShardTable {
     const b = new Uint32Array(cap * 4);
     b.set(this.base.subarray(0, Math.min(this.baseCount, cap) * 4));
     this.base = b;
-    const s = new Uint8Array(cap * SKETCH_BINS);
-    s.set(this.baseSketch.subarray(0, Math.min(this.baseCount, cap) * SKETCH_BINS));
+    const s = new Uint8Array(cap * SKETCH_BYTES);
+    s.set(this.baseSketch.subarray(0, Math.min(this.baseCount, cap) * SKETCH_BYTES));
     this.baseSketch = s;
   }
 
@@ -279,7 +283,7 @@ export class ShardTable {
     const nx = new Int32Array(cap);
     nx.set(this.deltaNext);
     this.deltaNext = nx;
-    const s = new Uint8Array(cap * SKETCH_BINS);
+    const s = new Uint8Array(cap * SKETCH_BYTES);
     s.set(this.deltaSketch);
     this.deltaSketch = s;
     this.scratchHeads = new Uint32Array(cap);

@@ -1,3 +1,4 @@
+import { ANCHOR_BYTES, anchorMask } from './anchors.js';
 import { fmix32 } from './shingles.js';
 
 /**
@@ -7,6 +8,9 @@ import { fmix32 } from './shingles.js';
  * Hamming distance alone cannot tell apart from formulaic look-alikes.
  */
 export const SKETCH_BINS = 16;
+/** bytes of a stored sketch: the bins, then the 64-bit anchor mask (see anchors.ts) */
+export const SKETCH_BYTES = SKETCH_BINS + ANCHOR_BYTES;
+export const ANCHOR_OFFSET = SKETCH_BINS;
 const SEED_BIN = 0x68e31da4;
 const SEED_VAL = 0xb5297a4d;
 const EMPTY = 0xffffffff;
@@ -14,8 +18,11 @@ const EMPTY = 0xffffffff;
 const mins = new Uint32Array(SKETCH_BINS);
 const seen = new Uint8Array(SKETCH_BINS);
 
-/** Sketch of `count` shingle hashes; null when there are none. */
-export function minhashSketch(shingles: Uint32Array, count: number): Uint8Array | null {
+/**
+ * Sketch of `count` shingle hashes with the anchor mask of `anchorText` (the cleaned body, case
+ * kept) appended; null when there are no shingles.
+ */
+export function minhashSketch(shingles: Uint32Array, count: number, anchorText = ''): Uint8Array | null {
   if (count === 0) return null;
   mins.fill(EMPTY);
   seen.fill(0);
@@ -28,7 +35,7 @@ export function minhashSketch(shingles: Uint32Array, count: number): Uint8Array 
       seen[bin] = 1;
     }
   }
-  const out = new Uint8Array(SKETCH_BINS);
+  const out = new Uint8Array(SKETCH_BYTES);
   for (let b = 0; b < SKETCH_BINS; b++) {
     let src = b;
     let step = 0;
@@ -39,6 +46,7 @@ export function minhashSketch(shingles: Uint32Array, count: number): Uint8Array 
     }
     out[b] = fmix32(mins[src]! + Math.imul(step, 0x9e3779b9)) & 0xff;
   }
+  anchorMask(anchorText, out, ANCHOR_OFFSET);
   return out;
 }
 

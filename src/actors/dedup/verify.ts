@@ -1,10 +1,13 @@
-import { sketchSimilarity } from './sketch.js';
+import { anchorsConflict } from './anchors.js';
+import { ANCHOR_OFFSET, sketchSimilarity } from './sketch.js';
 
 /**
  * When a candidate found through a shared 16-bit block counts as a near-duplicate. With
  * sketches on both sides the text similarity decides, so the Hamming radius can be wider than
  * the pigeonhole's 3 (more recall) while formulaic look-alikes, whose fingerprints are close
- * but whose shingles differ in names and figures, are refused (precision).
+ * but whose shingles differ in names and figures, are refused (precision). Anchors (the names
+ * and figures of each lead, see anchors.ts) refuse the look-alikes that slip through: the same
+ * template about another person, place or death toll.
  */
 export interface VerifyPolicy {
   /** accepted without sketches (e.g. rebuilt from stored fingerprints only) */
@@ -52,6 +55,7 @@ export function verifyCandidate(
 ): boolean {
   if (!a || !b) return distance <= policy.maxDistanceBare;
   if (distance > policy.maxDistance) return false;
+  if (anchorsConflict(a, aOff + ANCHOR_OFFSET, b, bOff + ANCHOR_OFFSET)) return false;
   const sim = sketchSimilarity(a, aOff, b, bOff);
   // a handful of shingles makes a coarse estimate, and formulaic headlines share most of them
   if ((aFlags | bFlags) & VERIFY_SHORT) return sim >= policy.minSimilarityShort;
