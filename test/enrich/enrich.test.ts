@@ -23,4 +23,14 @@ describe('enrich', () => {
   it('is global without country or places', () => {
     expect(enrich({ id: 'a3', url: '', title: 'Markets drift before holiday', publisher: 'x', published_at: 0 }).region).toBe('global');
   });
+
+  it('reads an HTML body as text: paragraph tags still open sentences', () => {
+    const e = enrich({
+      id: 'a4', url: '', title: 'Lagos Mariners sign striker', publisher: 'x', published_at: 0,
+      text: '<p>The club confirmed the deal on Friday.</p><p>Fans gathered outside the stadium &amp; cheered.</p>',
+    });
+    const names = e.entities.map((x) => x.name);
+    expect(names).not.toContain('Fans');
+    expect(names.some((n) => n.includes('<') || n.includes('amp'))).toBe(false);
+  });
 });

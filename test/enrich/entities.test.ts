@@ -34,6 +34,12 @@ describe('entity normalisation', () => {
     expect(n.some((x) => /Checks|Court|Hearing/.test(x))).toBe(false);
   });
 
+  it('keeps no bare article before a place ("The Chicago Falcons" is no entity "The")', () => {
+    const n = names('The Chicago Falcons have signed Marisol Okafor from the Milan Harriers.');
+    expect(n).not.toContain('The');
+    expect(n).toContain('Marisol Okafor');
+  });
+
   it('ignores days and months', () => {
     expect(names('Quake hits on Monday, aftershocks expected in March')).toEqual([]);
   });

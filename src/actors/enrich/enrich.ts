@@ -1,3 +1,4 @@
+import { stripHtml } from '../dedup/normalize.js';
 import { extractEntities, type Entity } from './entities.js';
 import { loadGazetteer, regionForCountry, type Region } from './gazetteer.js';
 import { detectLanguage } from './language.js';
@@ -30,7 +31,12 @@ export function warmUpEnrichment(): void {
  * Enrich one article: language, topic, region, places, entities. Pure apart from the
  * once-loaded data files; title + snippet carry the signal, transient text adds a prefix.
  */
-export function enrich(article: ArticleInput): Enrichment {
+export function enrich(input: ArticleInput): Enrichment {
+  // feed bodies (content:encoded) and some snippets are HTML: tags would hide sentence starts
+  // ("</p><p>Fans gathered" reads "Fans" as a name) and add words of their own
+  const article = hasMarkup(input.text) || hasMarkup(input.summary)
+    ? { ...input, text: hasMarkup(input.text) ? stripHtml(input.text!) : input.text, summary: hasMarkup(input.summary) ? stripHtml(input.summary!) : input.summary }
+    : input;
   const text = articleText(article, 1200);
   const tokens: string[] = [];
   const titleTokens = tokenizeArticle(article, tokens, 1200);
@@ -62,4 +68,8 @@ export function enrich(article: ArticleInput): Enrichment {
     tokens,
     topic_confidence: topic.confidence,
   };
+}
+
+function hasMarkup(s: string | null | undefined): boolean {
+  return !!s && (s.includes('<') || s.includes('&'));
 }

@@ -304,7 +304,9 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: F
 
 function pushName(parts: string[], acc: Found): void {
   while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
-  while (parts.length > 0 && CONNECTORS.has(parts[0]!)) parts.shift();
+  // "The" opens place names ("The Hague"), so it reaches here when no place followed it
+  // ("The Chicago Falcons" -> "The" | Chicago | "Falcons"): an article alone is no name
+  while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || STOPWORDS.has(parts[0]!.toLowerCase()))) parts.shift();
   if (parts.length === 0) return;
   if (parts.length === 1 && parts[0]!.length < 2) return;
   addName(acc, parts);

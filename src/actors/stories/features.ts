@@ -1,3 +1,4 @@
+import { removeTitleNoise } from '../dedup/normalize.js';
 import type { Entity } from '../enrich/entities.js';
 import { tokenize, toMillis, type ArticleInput } from '../enrich/text.js';
 import { isContentToken, stem, toVec, type SparseVec, type Vocabulary } from './vectors.js';
@@ -53,7 +54,8 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const titleIdList: number[] = [];
   const bump = (id: number, w: number): void => { tf.set(id, (tf.get(id) ?? 0) + w); };
 
-  for (const t of tokenize(a.title)) {
+  // syndication noise (`UPDATE 2-`, `| The Berlin Ledger`) is no part of what a story is about
+  for (const t of tokenize(removeTitleNoise(a.title))) {
     if (!isContentToken(t)) continue;
     const id = vocab.id(stem(t));
     titleIdList.push(id);
