@@ -103,6 +103,28 @@ describe.each(databases)('ingest pipeline on %s (dedup shards in a worker)', (_m
     expect(late.story_id).toBe(w1.story_id);
   });
 
+  it('a URL repeated in the next batch refreshes its row while the first batch is still being written', async () => {
+    await ingest.stop();
+    await system.shutdown();
+    system = new ActorSystem();
+    // one article per batch: batch n+1 is decided while batch n is written
+    ingest = await startIngest({ system, sql: db.sql, databaseUrl: db.url, cache, pool: null, partitions: 2, maxBatch: 1, now: () => NOW });
+    const first: RawArticle = {
+      url: 'https://late.example/markets-rally', title: 'Markets rally as inflation cools', publisher: 'late', published_at: at(100),
+      summary: 'Stocks rose across Europe and Asia after new figures showed inflation slowing for a third month.',
+    };
+    await ingest.ingest([
+      first,
+      // republished with a new date and headline: still one article
+      { ...first, title: 'Markets rally as inflation cools (updated)', published_at: at(101) },
+      { ...first, title: 'Markets rally as inflation cools (updated again)', published_at: at(102) },
+    ]);
+    await ingest.drain();
+    const r = (await rows()).filter((x) => x.url === first.url);
+    expect(r).toHaveLength(1);
+    expect(r[0]!.title).toBe('Markets rally as inflation cools (updated again)');
+  });
+
   it('rejects bad raw articles with a reason and keeps the rest', async () => {
     await ingest.ingest([
       { url: 'javascript:alert(1)', title: 'x', publisher: 'late', published_at: at(1) },

@@ -44,11 +44,21 @@ export class SqlFingerprints implements FingerprintSink, FingerprintStore {
     this.buffer.push(rec);
   }
 
-  /** Write what the coordinator decided since the last flush (through `q`, e.g. the batch's transaction). */
-  async flush(q: Sql = this.sql): Promise<void> {
-    if (this.buffer.length === 0) return;
+  /** What the coordinator decided since the last call (the pipeline writes it with its batch). */
+  take(): StoredFingerprint[] {
     const rows = this.buffer;
     this.buffer = [];
+    return rows;
+  }
+
+  /** Write what the coordinator decided since the last flush (through `q`, e.g. the batch's transaction). */
+  async flush(q: Sql = this.sql): Promise<void> {
+    await this.write(q, this.take());
+  }
+
+  /** Write these fingerprints (idempotent: a handle already stored is kept). */
+  async write(q: Sql, rows: readonly StoredFingerprint[]): Promise<void> {
+    if (rows.length === 0) return;
     await q.query(
       `INSERT INTO fingerprints (handle, article_id, root, hi, lo, published_at, sketch, has_text)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::timestamptz[], $7::bytea[], $8::bool[])

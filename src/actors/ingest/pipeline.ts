@@ -1,8 +1,8 @@
-import type { DedupCoordinator } from '../dedup/coordinator.js';
+import type { DedupCoordinator, StoredFingerprint } from '../dedup/coordinator.js';
 import type { ClusterHints } from '../stories/features.js';
 import type { AddResult } from '../stories/clusterer.js';
 import type { ArticleInput } from '../enrich/text.js';
-import { existingUrlHashes, getArticles, refreshArticles, upsertArticles, type ArticleRow } from '../store/articles.js';
+import { existingUrlHashes, getArticles, refreshArticles, upsertArticles, type ArticleRow, type RefreshRow } from '../store/articles.js';
 import { publishStories } from '../store/feed-cache.js';
 import { toCachedStory, type CachedStory } from '../store/feed-items.js';
 import { upsertStories, type StoryRow } from '../store/stories.js';
@@ -39,6 +39,18 @@ export interface Prepared {
   rejected: RejectedArticle[];
 }
 
+/** A batch after dedup and clustering: every row its transaction writes. */
+export interface Decided {
+  rows: ArticleRow[];
+  refresh: RefreshRow[];
+  stories: StoryRow[];
+  fingerprints: StoredFingerprint[];
+  thumbnails: ThumbnailJob[];
+  rejected: number;
+  /** the batch's new URLs (url hash -> article), known to exact dedup until written */
+  known: ReadonlyMap<string, { id: string; published_at: string }>;
+}
+
 export interface IngestOutcome {
   stored: number;
   updated: number;
@@ -48,15 +60,18 @@ export interface IngestOutcome {
 }
 
 /**
- * One ingest batch, stage by stage: prepare (canonical URL, fingerprint, enrichment) → exact
- * dedup by URL hash (a republished entry refreshes its row) → near-duplicate decisions from the
- * dedup shards → story clustering → one transaction writing articles, stories and fingerprints
- * → feed cache and events. Every write is idempotent, so a batch redelivered after a crash
+ * One ingest batch, stage by stage: prepare (canonical URL, fingerprint, enrichment) → decide:
+ * exact dedup by URL hash (a republished entry refreshes its row), near-duplicate decisions
+ * from the dedup shards, story clustering → write: one transaction with articles, stories and
+ * fingerprints, then feed cache and events. The three stages can work on three consecutive
+ * batches at once (the service chains them). Every write is idempotent, so a batch redelivered after a crash
  * changes nothing the first delivery already stored.
  */
 export class IngestPipeline {
   private readonly log: Logger;
   private readonly counts;
+  /** new URLs of batches decided but not yet written, one map per batch */
+  private readonly inFlight: ReadonlyMap<string, { id: string; published_at: string }>[] = [];
 
   constructor(private readonly d: IngestDeps) {
     this.log = d.log ?? silentLogger;
@@ -72,17 +87,30 @@ export class IngestPipeline {
     return this.d.prepare(raw);
   }
 
-  /** Everything after the CPU stage, strictly one batch at a time and in order. */
-  async commit({ ok, rejected }: Prepared): Promise<IngestOutcome> {
+  /** Everything after the CPU stage for one batch: `decide`, then `write`. */
+  async commit(prepared: Prepared): Promise<IngestOutcome> {
+    return this.write(await this.decide(prepared));
+  }
+
+  /**
+   * Dedup and clustering of one batch, strictly one batch at a time and in order. It may run
+   * while the previous batch is still being written: URLs of batches decided but not yet
+   * written count as known, so a URL repeated across two such batches refreshes one row.
+   */
+  async decide({ ok, rejected }: Prepared): Promise<Decided> {
     for (const r of rejected) this.log.info({ publisher_id: r.publisher, url: r.url, code: r.code }, `article rejected: ${r.message}`);
 
-    // exact dedup against what is stored and within the batch: a known URL refreshes its row
+    // exact dedup against what is stored, what is being written and the batch itself: a known URL refreshes its row
+    // (the in-flight maps are captured before the query: a write finishing meanwhile is then seen by one or the other)
+    const inFlight = [...this.inFlight];
     const stored = await existingUrlHashes(this.d.sql, [...new Set(ok.map((a) => a.url_hash))]);
     const firstInBatch = new Map<string, PreparedArticle>();
     const fresh: PreparedArticle[] = [];
     const refresh: { a: PreparedArticle; id: string; published_at: string }[] = [];
     for (const a of ok) {
-      const known = stored.get(a.url_hash) ?? firstInBatch.get(a.url_hash);
+      let known: { id: string; published_at: string } | undefined = stored.get(a.url_hash);
+      for (let i = 0; !known && i < inFlight.length; i++) known = inFlight[i]!.get(a.url_hash);
+      known ??= firstInBatch.get(a.url_hash);
       if (known) refresh.push({ a, id: known.id, published_at: known.published_at });
       else {
         firstInBatch.set(a.url_hash, a);
@@ -110,24 +138,44 @@ export class IngestPipeline {
       publisher_id: a.publisher, published_at: a.published_at, category: a.category, region: a.region, language: a.language,
       story_id: results[i]?.storyId ?? null, duplicate_of: dupOf.get(a.id) ?? null, entities: a.entities, places: a.places,
     }));
-    const storyRows = this.d.stories.take();
+    this.inFlight.push(firstInBatch);
+    return {
+      rows,
+      refresh: refresh.map(({ a, id, published_at }) => ({ id, published_at, title: a.title, snippet: a.snippet, thumbnail_url: null })),
+      stories: this.d.stories.take(),
+      fingerprints: this.d.fingerprints.take(),
+      thumbnails: fresh.filter((a) => a.thumbnail).map((a) => ({ articleId: a.id, publishedAt: a.published_at, source: a.thumbnail! })),
+      rejected: rejected.length,
+      known: firstInBatch,
+    };
+  }
 
+  /**
+   * One transaction writing a decided batch (articles, refreshed rows, stories, fingerprints),
+   * then the feed cache and events. Batches are written in the order they were decided; a
+   * failed write can be retried with the same `Decided`.
+   */
+  async write(d: Decided): Promise<IngestOutcome> {
+    const { rows, stories: storyRows } = d;
     await this.d.sql.tx(async (q) => {
       await upsertArticles(q, rows);
-      await refreshArticles(q, refresh.map(({ a, id, published_at }) => ({ id, published_at, title: a.title, snippet: a.snippet, thumbnail_url: null })));
+      await refreshArticles(q, d.refresh);
       await upsertStories(q, storyRows);
-      await this.d.fingerprints.flush(q);
+      await this.d.fingerprints.write(q, d.fingerprints);
     });
+    // stored now: exact dedup finds these URLs in the database
+    const at = this.inFlight.indexOf(d.known);
+    if (at >= 0) this.inFlight.splice(at, 1);
 
     const cached = await this.publish(storyRows, rows);
-    this.d.thumbnails?.enqueue(fresh.filter((a) => a.thumbnail).map((a) => ({ articleId: a.id, publishedAt: a.published_at, source: a.thumbnail! })));
+    this.d.thumbnails?.enqueue(d.thumbnails);
     const duplicates = rows.filter((r) => r.duplicate_of !== null).length;
     this.counts?.inc({ outcome: 'stored' }, rows.length);
-    this.counts?.inc({ outcome: 'updated' }, refresh.length);
+    this.counts?.inc({ outcome: 'updated' }, d.refresh.length);
     this.counts?.inc({ outcome: 'duplicate' }, duplicates);
-    this.counts?.inc({ outcome: 'rejected' }, rejected.length);
+    this.counts?.inc({ outcome: 'rejected' }, d.rejected);
     if (cached.length) this.d.onStories?.(cached);
-    return { stored: rows.length, updated: refresh.length, duplicates, rejected: rejected.length, stories: storyRows.length };
+    return { stored: rows.length, updated: d.refresh.length, duplicates, rejected: d.rejected, stories: storyRows.length };
   }
 
   /** Feed cache entries for the written stories; a failing cache only delays them (the API reads SQL). */

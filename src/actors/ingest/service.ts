@@ -141,30 +141,41 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     })().catch((err: unknown) => log.warn({ err: String(err) }, 'dedup expiry failed'));
   }, o.expireEveryMs ?? 10 * 60_000);
   expiry.unref();
-  // Two stages in flight: while one batch commits (dedup, clustering, SQL, cache, in order),
-  // the next is prepared on the CPU pool. A failing commit is retried, never dropped.
-  let committing: Promise<void> = Promise.resolve();
-  const commitWithRetry = async (prepared: Prepared): Promise<void> => {
+  // Three stages in flight on consecutive batches: while one batch is written (one transaction,
+  // then the cache), the next is deduplicated and clustered, and the one after is prepared on
+  // the CPU pool. Each stage handles batches in order; a failing stage is retried, never dropped.
+  const retrying = async <T>(what: string, size: number, fn: () => Promise<T>): Promise<T> => {
     for (;;) {
       try {
-        const r = await pipeline.commit(prepared);
-        log.debug(r, 'ingest batch stored');
-        return;
+        return await fn();
       } catch (err) {
-        log.warn({ err: String(err), size: prepared.ok.length }, 'ingest batch failed; retrying');
+        log.warn({ err: String(err), size }, `ingest batch ${what} failed; retrying`);
         await new Promise((r) => setTimeout(r, 500));
       }
     }
   };
+  let deciding: Promise<unknown> = Promise.resolve();
+  let writing: Promise<void> = Promise.resolve();
+  let writtenBefore: Promise<void> = Promise.resolve();
   queue.consume(async (batch) => {
-    const prepared = await pipeline.prepare(batch);
-    const previous = committing;
-    committing = previous.then(() => commitWithRetry(prepared));
-    await previous;
+    const prepared: Prepared = await pipeline.prepare(batch);
+    const previousDecide = deciding;
+    const previousWrite = writing;
+    const decided = previousDecide.then(() => retrying('decide', prepared.ok.length, () => pipeline.decide(prepared)));
+    deciding = decided;
+    writing = Promise.all([decided, previousWrite]).then(async ([d]) => {
+      const r = await retrying('write', d.rows.length, () => pipeline.write(d));
+      log.debug(r, 'ingest batch stored');
+    });
+    // the next batch is prepared while this one is decided and the previous one written
+    const twoBack = writtenBefore;
+    writtenBefore = previousWrite;
+    await Promise.all([previousDecide, twoBack]);
   });
   const drain = async () => {
     await queue.drain();
-    await committing;
+    await deciding;
+    await writing;
   };
   return {
     ingest: (articles) => queue.append(articles),
@@ -175,7 +186,8 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     async stop() {
       clearInterval(expiry);
       await queue.close();
-      await committing;
+      await deciding;
+      await writing;
     },
   };
 }

@@ -147,8 +147,17 @@ export async function existingUrlHashes(sql: Sql, hashes: readonly string[]): Pr
   return new Map(rows.map((r) => [r.url_hash, { id: r.id, published_at: r.published_at, story_id: r.story_id, duplicate_of: r.duplicate_of }]));
 }
 
+/** The fields a republished entry refreshes in its stored row. */
+export interface RefreshRow {
+  id: string;
+  published_at: string;
+  title: string;
+  snippet: string | null;
+  thumbnail_url: string | null;
+}
+
 /** A republished entry (same URL, new guid or headline): refresh its text fields in place. */
-export async function refreshArticles(sql: Sql, rows: readonly { id: string; published_at: string; title: string; snippet: string | null; thumbnail_url: string | null }[]): Promise<void> {
+export async function refreshArticles(sql: Sql, rows: readonly RefreshRow[]): Promise<void> {
   if (rows.length === 0) return;
   await sql.query(
     `UPDATE articles a SET title = u.title, snippet = u.snippet, thumbnail_url = COALESCE(u.thumb, a.thumbnail_url)
