@@ -100,3 +100,45 @@ describe('search over HTTP', () => {
     }
   });
 });
+
+describe('search first pages kept rendered for a few seconds', () => {
+  let db: TestDb;
+  let api: ApiHarness;
+  let clock = NOW;
+  const titles = async (path: string) => {
+    const r = await api.get(path);
+    expect(r.status, r.text).toBe(200);
+    return (r.body.items as { id: string }[]).map((i) => i.id);
+  };
+
+  beforeAll(async () => {
+    db = await scratchPostgres();
+    await upsertArticles(db.sql, [article('g1', 'Glacier retreat measured', 'Ice loss in the valley', 2), article('g2', 'Glacier tours resume', 'Visitors return', 3)]);
+    api = await startApi(db.sql, new MemoryCache(), { now: () => clock, searchHotTtlMs: 5_000 });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await db?.cleanup();
+  });
+
+  it('reuses the page of an identical query until the TTL, then shows new articles; filters, limits and later pages are not mixed up', async () => {
+    expect(await titles('/v1/search?q=glacier')).toEqual(['g1', 'g2']);
+    await upsertArticles(db.sql, [article('g0', 'Glacier collapse blocks road', 'A new article', 0)]);
+    clock += 4_000;
+    expect(await titles('/v1/search?q=glacier')).toEqual(['g1', 'g2']); // the kept page
+    expect(await titles('/v1/search?q=glacier&limit=2')).toEqual(['g0', 'g1']); // another limit: its own page
+    expect(await titles('/v1/search?q=glacier&region=uk')).toEqual([]); // another filter: its own page
+    const first = await api.get('/v1/search?q=glacier&limit=1');
+    expect(await titles(`/v1/search?q=glacier&limit=1&cursor=${first.body.next_cursor}`)).toEqual(['g1']); // cursor pages are never kept
+    clock += 2_000;
+    expect(await titles('/v1/search?q=glacier')).toEqual(['g0', 'g1', 'g2']);
+  });
+
+  it('answers from the kept page with the same ETag, and 304 when the client has it', async () => {
+    const a = await api.get('/v1/search?q=tours');
+    const b = await api.get('/v1/search?q=tours');
+    expect(b.text).toBe(a.text);
+    expect(b.headers.etag).toBe(a.headers.etag);
+    expect((await api.get('/v1/search?q=tours', { 'if-none-match': String(a.headers.etag) })).status).toBe(304);
+  });
+});

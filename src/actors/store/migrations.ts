@@ -172,11 +172,54 @@ CREATE TABLE fingerprints (
 CREATE INDEX fingerprints_published_idx ON fingerprints (published_at);
 `;
 
+// Search as one function, so the whole request is one statement: PL/pgSQL keeps its plan per
+// connection (planning the query over every month partition cost nearly as much as running it), and
+// the page comes back with its article fields and publisher names (no second query by id).
+// The tsquery sits in a CTE, so the planner never saw its text anyway and a generic plan is the
+// same plan. Semantics as before: title weight A over snippet B, websearch syntax, the newest
+// p_candidates matches ranked by ts_rank_cd x 1 / (1 + age_days / half_life), keyset on (rank, id).
+const searchFunction = `
+CREATE FUNCTION search_articles(p_q text, p_at timestamptz, p_half_life_days numeric, p_category text, p_region text,
+                                p_after_rank float8, p_after_id text, p_limit integer, p_candidates integer)
+RETURNS TABLE (rank float8, id text, story_id text, title text, snippet text, thumbnail_url text, publisher_id text,
+               publisher_name text, url text, published_at text, category text, region text, language text, duplicate_of text)
+LANGUAGE plpgsql STABLE AS $fn$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH q AS (SELECT websearch_to_tsquery('english', p_q) AS tsq),
+  recent AS (
+    SELECT a.id, a.story_id, a.title, a.snippet, a.thumbnail_url, a.publisher_id, a.url, a.published_at, a.category,
+           a.region, a.language, a.duplicate_of, a.search
+      FROM articles a, q
+     WHERE a.search @@ q.tsq AND a.duplicate_of IS NULL
+       AND (p_category IS NULL OR a.category = p_category) AND (p_region IS NULL OR a.region = p_region)
+     ORDER BY a.published_at DESC LIMIT p_candidates
+  ),
+  hits AS (
+    SELECT r.*, round((ts_rank_cd(r.search, q.tsq) /
+             (1 + GREATEST(0, extract(epoch FROM (p_at - r.published_at)) / 86400.0) / p_half_life_days))::numeric, 9)::float8 AS rank
+      FROM recent r, q
+  ),
+  page AS (
+    SELECT * FROM hits h
+     WHERE p_after_id IS NULL OR h.rank < p_after_rank OR (h.rank = p_after_rank AND h.id < p_after_id)
+     ORDER BY h.rank DESC, h.id DESC LIMIT p_limit
+  )
+  SELECT t.rank, t.id, t.story_id, t.title, t.snippet::text, t.thumbnail_url, t.publisher_id, COALESCE(p.name, t.publisher_id),
+         t.url, to_char(t.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), t.category, t.region, t.language, t.duplicate_of
+    FROM page t LEFT JOIN publishers p ON p.id = t.publisher_id
+   ORDER BY t.rank DESC, t.id DESC;
+END
+$fn$;
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
   { version: 2, name: 'feed snapshots for cursors while the cache is down', sql: feedSnapshots },
   { version: 3, name: 'dedup fingerprints with coordinator handles', sql: fingerprints },
+  { version: 4, name: 'search as one planned-once function returning the page', sql: searchFunction },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

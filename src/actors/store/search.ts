@@ -9,46 +9,42 @@ export interface SearchHit {
   rank: number;
 }
 
+/** A hit with the article fields a search page shows (no url hash, simhash or entities). */
+export interface SearchResult extends SearchHit {
+  title: string;
+  snippet: string | null;
+  thumbnail_url: string | null;
+  publisher_id: string;
+  publisher_name: string;
+  url: string;
+  published_at: string;
+  category: string | null;
+  region: string | null;
+  language: string | null;
+  duplicate_of: string | null;
+}
+
 /**
  * Postgres full-text search over title (weight A) and snippet (B) with websearch syntax,
- * blended with recency: rank = ts_rank_cd * 1 / (1 + age_days / halfLifeDays). Keyset paging
- * on (rank, id) keeps pages disjoint; duplicates of an original are left out.
+ * blended with recency: rank = ts_rank_cd * 1 / (1 + age_days / halfLifeDays), among the
+ * MAX_CANDIDATES newest matches. Keyset paging on (rank, id) keeps pages disjoint; duplicates of
+ * an original are left out. One statement (the `search_articles` function of migration 4), which
+ * also returns the articles' fields and publisher names.
  */
 export async function searchArticles(
   sql: Sql,
   opts: { q: string; category?: string | null; region?: string | null; limit: number; after?: { rank: number; id: string } | null; now: number; halfLifeDays?: number },
-): Promise<SearchHit[]> {
-  const params: unknown[] = [opts.q, new Date(opts.now).toISOString(), opts.halfLifeDays ?? 3, opts.limit];
-  const where = ['a.search @@ q.tsq', 'a.duplicate_of IS NULL'];
-  if (opts.category) {
-    params.push(opts.category);
-    where.push(`a.category = $${params.length}`);
-  }
-  if (opts.region && opts.region !== 'global') {
-    params.push(opts.region);
-    where.push(`a.region = $${params.length}`);
-  }
-  let after = '';
-  if (opts.after) {
-    params.push(opts.after.rank, opts.after.id);
-    after = `WHERE (rank < $${params.length - 1} OR (rank = $${params.length - 1} AND id < $${params.length}))`;
-  }
-  const { rows } = await sql.query<SearchHit>(
-    `WITH q AS (SELECT websearch_to_tsquery('english', $1) AS tsq),
-     -- rank only the most recent matches: a common word can match a large share of the archive,
-     -- and the recency blend makes old matches unlikely to rank anyway
-     recent AS (
-       SELECT a.id, a.story_id, a.search, a.published_at FROM articles a, q
-        WHERE ${where.join(' AND ')} ORDER BY a.published_at DESC LIMIT ${MAX_CANDIDATES}
-     ),
-     hits AS (
-       SELECT r.id, r.story_id,
-              round((ts_rank_cd(r.search, q.tsq) /
-                (1 + GREATEST(0, extract(epoch FROM ($2::timestamptz - r.published_at)) / 86400.0) / $3))::numeric, 9)::float8 AS rank
-         FROM recent r, q
-     )
-     SELECT id, story_id, rank FROM hits ${after} ORDER BY rank DESC, id DESC LIMIT $4`,
-    params,
-  );
+): Promise<SearchResult[]> {
+  const { rows } = await sql.query<SearchResult>('SELECT * FROM search_articles($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+    opts.q,
+    new Date(opts.now).toISOString(),
+    opts.halfLifeDays ?? 3,
+    opts.category || null,
+    opts.region && opts.region !== 'global' ? opts.region : null,
+    opts.after ? opts.after.rank : null,
+    opts.after ? opts.after.id : null,
+    opts.limit,
+    MAX_CANDIDATES,
+  ]);
   return rows;
 }

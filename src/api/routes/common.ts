@@ -33,6 +33,8 @@ export interface ApiDeps {
   trustProxy?: boolean;
   /** a site URL → its feed or news sitemap (admin: add a publisher by its site alone) */
   findSource?: (siteUrl: string) => Promise<{ url: string; kind: string } | null>;
+  /** how long a rendered first page of a search is reused (default SEARCH_HOT_TTL_MS; 0 = never) */
+  searchHotTtlMs?: number;
   /** told after admin routes add or remove publishers, so schedulers need not poll the table */
   onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
 }
@@ -83,7 +85,12 @@ export interface PublicArticle {
   duplicate_of: string | null;
 }
 
-export function publicArticle(a: ArticleRow & { publisher_name: string }): PublicArticle {
+/** What publicArticle reads of a stored article. */
+export type PublicSource = Pick<ArticleRow, 'id' | 'story_id' | 'title' | 'snippet' | 'thumbnail_url' | 'publisher_id' | 'published_at' | 'url' | 'category' | 'region' | 'language' | 'duplicate_of'> & {
+  publisher_name: string;
+};
+
+export function publicArticle(a: PublicSource): PublicArticle {
   return {
     id: a.id,
     story_id: a.story_id,

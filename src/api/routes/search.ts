@@ -1,9 +1,9 @@
 import { CATEGORIES } from '../../actors/store/feed-items.js';
-import { getArticles } from '../../actors/store/articles.js';
 import { searchArticles } from '../../actors/store/search.js';
+import { HotCache, etagOf, type HotEntry } from '../hot-cache.js';
 import { FEED_REGIONS, parseCursor, parseEnum, parseLimit, parseSearchText, readQuery } from '../params.js';
-import { HttpError, type Handler, type Router } from '../server.js';
-import { DETAIL_CACHE, jsonCached, publicArticle, type ApiDeps } from './common.js';
+import { HttpError, type Handler, type Reply, type Request, type Router } from '../server.js';
+import { DETAIL_CACHE, cachedReply, publicArticle, type ApiDeps } from './common.js';
 import { cursorErrorToHttp } from './feed.js';
 
 interface SearchCursor extends Record<string, unknown> {
@@ -15,15 +15,60 @@ interface SearchCursor extends Record<string, unknown> {
 }
 
 /**
+ * How long a rendered first page of a query is reused. Short: a new article can take this long to
+ * appear in search (responses already allow CDNs 30 s), and no invalidation is needed, which at
+ * ingest rates would empty the cache many times a second anyway.
+ */
+export const SEARCH_HOT_TTL_MS = 5_000;
+/** distinct first pages kept (query x filters x limit) */
+const SEARCH_HOT_MAX = 2_000;
+
+/**
  * `GET /v1/search?q=&category=&region=&cursor=&limit=`: Postgres full-text search (websearch
  * syntax; title weighted over snippet) blended with recency, keyset-paged on (rank, id) with a
- * cursor bound to the query and filters.
+ * cursor bound to the query and filters. First pages are kept rendered for a few seconds (popular
+ * queries repeat), and identical first pages in flight are rendered once.
  */
 export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   const now = deps.now ?? Date.now;
+  const ttl = deps.searchHotTtlMs ?? SEARCH_HOT_TTL_MS;
+  const hot = ttl > 0 ? new HotCache(ttl, now, SEARCH_HOT_MAX) : null;
+  const inflight = new Map<string, Promise<HotEntry>>();
+
+  const render = async (q: string, category: string | null, region: string | null, limit: number, scope: string, cur: SearchCursor | null): Promise<string> => {
+    const at = cur ? cur.n : now();
+    const hits = await searchArticles(deps.sql, { q, category, region, limit: limit + 1, after: cur ? { rank: cur.r, id: cur.i } : null, now: at });
+    const page = hits.slice(0, limit);
+    const items = page.map((h) => ({ ...publicArticle(h), rank: h.rank }));
+    const last = page[page.length - 1];
+    const next_cursor = hits.length > limit && last ? deps.codec.encode(scope, { r: last.rank, i: last.id, n: at } satisfies SearchCursor) : null;
+    return JSON.stringify({ items, next_cursor });
+  };
+
+  /** a first page: from the hot cache, or rendered once however many ask at the same time */
+  const firstPage = (key: string, make: () => Promise<string>): HotEntry | Promise<HotEntry> => {
+    const hit = hot?.get(key) ?? null;
+    if (hit !== null) return hit;
+    let p = inflight.get(key);
+    if (p === undefined) {
+      p = make().then(
+        (body) => {
+          inflight.delete(key);
+          return hot ? hot.set(key, 'search', body) : { body, etag: etagOf(body), at: now() };
+        },
+        (err: unknown) => {
+          inflight.delete(key);
+          throw err;
+        },
+      );
+      inflight.set(key, p);
+    }
+    return p;
+  };
+
   router.get(
     '/v1/search',
-    wrap(async (req) => {
+    wrap((req: Request): Reply | Promise<Reply> => {
       const p = readQuery(req.query, ['q', 'category', 'region', 'cursor', 'limit']);
       const q = parseSearchText(p.get('q'));
       const category = parseEnum('category', p.get('category'), CATEGORIES, null);
@@ -31,28 +76,21 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
       const raw = parseCursor(p.get('cursor'));
       const limit = parseLimit(p.get('limit'), 20, 1, 50);
       const scope = `search:${JSON.stringify([q, category, region])}`;
-      let cur: SearchCursor | null = null;
-      if (raw) {
-        try {
-          cur = deps.codec.decode<SearchCursor>(scope, raw);
-        } catch (err) {
-          cursorErrorToHttp(err);
-        }
-        if (typeof cur.r !== 'number' || typeof cur.i !== 'string' || typeof cur.n !== 'number') {
-          throw new HttpError(400, 'invalid_cursor', 'The cursor is invalid or expired; start again without one.');
-        }
+      if (raw === null) {
+        const page = firstPage(`${scope}|${limit}`, () => render(q, category, region, limit, scope, null));
+        if (!(page instanceof Promise)) return cachedReply(req, page.body, page.etag, DETAIL_CACHE);
+        return page.then((e) => cachedReply(req, e.body, e.etag, DETAIL_CACHE));
       }
-      const at = cur ? cur.n : now();
-      const hits = await searchArticles(deps.sql, { q, category, region, limit: limit + 1, after: cur ? { rank: cur.r, id: cur.i } : null, now: at });
-      const page = hits.slice(0, limit);
-      const byId = new Map((await getArticles(deps.sql, page.map((h) => h.id))).map((a) => [a.id, a]));
-      const items = page.flatMap((h) => {
-        const a = byId.get(h.id);
-        return a ? [{ ...publicArticle(a), rank: h.rank }] : [];
-      });
-      const last = page[page.length - 1];
-      const next_cursor = hits.length > limit && last ? deps.codec.encode(scope, { r: last.rank, i: last.id, n: at } satisfies SearchCursor) : null;
-      return jsonCached(req, { items, next_cursor }, DETAIL_CACHE);
+      let cur: SearchCursor;
+      try {
+        cur = deps.codec.decode<SearchCursor>(scope, raw);
+      } catch (err) {
+        cursorErrorToHttp(err);
+      }
+      if (typeof cur.r !== 'number' || typeof cur.i !== 'string' || typeof cur.n !== 'number') {
+        throw new HttpError(400, 'invalid_cursor', 'The cursor is invalid or expired; start again without one.');
+      }
+      return render(q, category, region, limit, scope, cur).then((body) => cachedReply(req, body, etagOf(body), DETAIL_CACHE));
     }),
   );
 }
