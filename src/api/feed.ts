@@ -96,6 +96,11 @@ export class FeedService {
     await this.unsubscribe?.().catch(() => {});
   }
 
+  /** The rendered page when the hot cache holds a fresh one, else null; synchronous, no I/O. */
+  cached(q: FeedQuery): HotEntry | null {
+    return this.hot.get(`${feedKey(q.region, q.category)}|${q.limit}|${q.cursor ?? ''}`);
+  }
+
   /** The rendered page (JSON body + ETag), from the hot cache when fresh. Throws InvalidCursorError. */
   async render(q: FeedQuery): Promise<HotEntry> {
     const scope = feedKey(q.region, q.category);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
 export interface HotEntry {
-  body: string;
+  /** the rendered response, UTF-8 encoded once so every reply writes the same bytes */
+  body: Buffer;
   etag: string;
   at: number;
 }
@@ -30,7 +31,7 @@ export class HotCache {
     return e;
   }
 
-  set(key: string, scope: string, body: string): HotEntry {
+  set(key: string, scope: string, body: string | Buffer): HotEntry {
     if (this.entries.size >= this.max) {
       // drop the oldest tenth; Map iteration order is insertion order
       let n = Math.ceil(this.max / 10);
@@ -39,7 +40,8 @@ export class HotCache {
         if (--n === 0) break;
       }
     }
-    const e = { body, etag: etagOf(body), at: this.now(), scope };
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const e = { body: bytes, etag: etagOf(bytes), at: this.now(), scope };
     this.entries.set(key, e);
     return e;
   }
@@ -54,6 +56,6 @@ export class HotCache {
   }
 }
 
-export function etagOf(body: string): string {
+export function etagOf(body: string | Uint8Array): string {
   return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 }

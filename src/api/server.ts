@@ -17,8 +17,15 @@ export interface Request {
   readonly params: Readonly<Record<string, string>>;
   /** parsed on first use */
   readonly query: URLSearchParams;
-  /** lower-cased header names */
+  /** the query string as sent, without the `?` ('' when none) */
+  readonly rawQuery: string;
+  /**
+   * lower-cased header names, copied on first use. A handler that answers asynchronously can
+   * read them at any time; one that answers synchronously must read them before it returns.
+   */
   readonly headers: Readonly<Record<string, string>>;
+  /** one header by lower-cased name without copying them all (same availability as `headers`) */
+  header(name: string): string | undefined;
   /** remote address as text */
   readonly ip: string;
   /** true once the client disconnected; a slow handler can stop early */
@@ -261,6 +268,7 @@ export class HttpServer {
     } catch (err) {
       out = toErrorReply(err, log);
     }
+    exchange.leaveCallback(out instanceof Promise);
     if (out instanceof Promise) {
       exchange.watchAbort(); // still inside the uWS callback, as uWS requires
       out.then(
@@ -281,14 +289,16 @@ class Exchange implements Request {
   readonly method: string;
   readonly path: string;
   params: Record<string, string> = {};
-  readonly headers: Record<string, string> = {};
   aborted = false;
+  readonly rawQuery: string;
   private done = false;
   private watching = false;
-  private readonly rawQuery: string;
   private parsedQuery: URLSearchParams | undefined;
   private remote: string | undefined;
   private readonly bodyPromise: Promise<Buffer> | null;
+  /** uWS invalidates `req` when its callback returns: kept only until then */
+  private req: uWS.HttpRequest | null;
+  private copiedHeaders: Record<string, string> | null = null;
 
   constructor(
     private readonly res: uWS.HttpResponse,
@@ -296,14 +306,11 @@ class Exchange implements Request {
     bodyLimit: number,
     private readonly onFinish: () => void,
   ) {
-    // everything from `req` is copied now: uWS invalidates it when this callback returns
-    this.method = req.getCaseSensitiveMethod().toUpperCase();
+    this.req = req;
+    const method = req.getCaseSensitiveMethod();
+    this.method = method === 'GET' ? method : method.toUpperCase();
     this.path = req.getUrl();
     this.rawQuery = req.getQuery() ?? '';
-    const headers = this.headers;
-    req.forEach((k, v) => {
-      headers[k] = v;
-    });
     if (this.method === 'GET' || this.method === 'HEAD') {
       this.bodyPromise = null;
     } else {
@@ -324,6 +331,33 @@ class Exchange implements Request {
       this.aborted = true;
       this.finish();
     });
+  }
+
+  get headers(): Record<string, string> {
+    if (this.copiedHeaders === null) {
+      const h: Record<string, string> = {};
+      this.req?.forEach((k, v) => {
+        h[k] = v;
+      });
+      this.copiedHeaders = h;
+    }
+    return this.copiedHeaders;
+  }
+
+  header(name: string): string | undefined {
+    if (this.copiedHeaders !== null) return this.copiedHeaders[name];
+    if (this.req === null) return undefined;
+    const v = this.req.getHeader(name);
+    return v === '' ? undefined : v;
+  }
+
+  /**
+   * The uWS callback is about to return. A handler still running may read headers later, so
+   * they are copied now; a synchronous reply skips the copy (most cached pages read one header).
+   */
+  leaveCallback(pending: boolean): void {
+    if (pending && this.copiedHeaders === null) void this.headers;
+    this.req = null;
   }
 
   get query(): URLSearchParams {

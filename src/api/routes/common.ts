@@ -5,7 +5,7 @@ import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 import type { CursorCodec } from '../cursor.js';
 import type { FeedService } from '../feed.js';
-import { etagOf } from '../hot-cache.js';
+import { etagOf, type HotEntry } from '../hot-cache.js';
 import type { Reply, Request } from '../server.js';
 
 /** What the API routes need from the node. */
@@ -55,9 +55,30 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** A cacheable reply with a pre-rendered body: 304 when the client already has it. */
-export function cachedReply(req: Request, body: string, etag: string, cacheControl: string, type = JSON_TYPE): Reply {
-  if (etagMatches(req.headers['if-none-match'], etag)) return { status: 304, headers: { etag, 'cache-control': cacheControl } };
+export function cachedReply(req: Request, body: string | Uint8Array, etag: string, cacheControl: string, type = JSON_TYPE): Reply {
+  if (etagMatches(req.header('if-none-match'), etag)) return { status: 304, headers: { etag, 'cache-control': cacheControl } };
   return { status: 200, headers: { 'content-type': type, etag, 'cache-control': cacheControl }, body };
+}
+
+/** the two replies of a hot entry, built once: the server only reads a Reply */
+const hotReplies = new WeakMap<HotEntry, { ok: Reply; notModified: Reply }>();
+
+/**
+ * `cachedReply` for a hot-cache entry (JSON): the replies are built on first use and shared by
+ * every request the entry answers, so a cached page allocates nothing per request.
+ */
+export function hotReply(req: Request, entry: HotEntry, cacheControl: string): Reply {
+  let r = hotReplies.get(entry);
+  if (r === undefined) {
+    const etag = entry.etag;
+    r = {
+      ok: { status: 200, headers: { 'content-type': JSON_TYPE, etag, 'cache-control': cacheControl }, body: entry.body },
+      notModified: { status: 304, headers: { etag, 'cache-control': cacheControl } },
+    };
+    hotReplies.set(entry, r);
+  }
+  const inm = req.header('if-none-match');
+  return inm !== undefined && etagMatches(inm, entry.etag) ? r.notModified : r.ok;
 }
 
 /** JSON body with an ETag derived from it. */

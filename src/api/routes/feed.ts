@@ -2,11 +2,13 @@ import { InvalidCursorError } from '../cursor.js';
 import type { FeedQuery } from '../feed.js';
 import type { HotEntry } from '../hot-cache.js';
 import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
-import { HttpError, type Handler, type Router } from '../server.js';
-import { FEED_CACHE, cachedReply, type ApiDeps } from './common.js';
+import { HttpError, type Handler, type Request, type Router } from '../server.js';
+import { FEED_CACHE, hotReply, type ApiDeps } from './common.js';
 
 /** How long a first page may be served from its last rendering while a rebuild is in flight. */
 const STALE_MS = 30_000;
+/** distinct first-page query strings kept parsed */
+const PARSED_MAX = 1_000;
 
 /** Maps a cursor the codec rejected to the public 400; anything else passes through. */
 export function cursorErrorToHttp(err: unknown): never {
@@ -53,18 +55,35 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
     }
     return p;
   };
+  // First-page query strings seen before, already validated: a popular page's parameters are
+  // checked once, not per request. Bounded; cursors (unique per reader) are never kept.
+  const firstPages = new Map<string, FeedQuery>();
+  const parse = (req: Request): FeedQuery => {
+    const known = firstPages.get(req.rawQuery);
+    if (known !== undefined) return known;
+    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit']);
+    const q: FeedQuery = {
+      region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
+      category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
+      cursor: parseCursor(p.get('cursor')),
+      limit: parseLimit(p.get('limit'), 20, 1, 50),
+    };
+    if (q.cursor === null) {
+      if (firstPages.size >= PARSED_MAX) firstPages.clear();
+      firstPages.set(req.rawQuery, q);
+    }
+    return q;
+  };
   router.get(
     '/v1/feed',
-    wrap(async (req) => {
-      const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit']);
-      const q = {
-        region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
-        category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
-        cursor: parseCursor(p.get('cursor')),
-        limit: parseLimit(p.get('limit'), 20, 1, 50),
-      };
-      const page = await Promise.resolve(render(q)).catch(cursorErrorToHttp);
-      return cachedReply(req, page.body, page.etag, FEED_CACHE);
+    wrap((req) => {
+      const q = parse(req);
+      // a fresh hot page answers synchronously: no promise, no abort handler, no cork
+      const hot = deps.feed.cached(q);
+      if (hot !== null) return hotReply(req, hot, FEED_CACHE);
+      return Promise.resolve(render(q))
+        .catch(cursorErrorToHttp)
+        .then((page) => hotReply(req, page, FEED_CACHE));
     }),
   );
 }

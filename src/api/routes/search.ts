@@ -3,7 +3,7 @@ import { searchArticles } from '../../actors/store/search.js';
 import { HotCache, etagOf, type HotEntry } from '../hot-cache.js';
 import { FEED_REGIONS, parseCursor, parseEnum, parseLimit, parseSearchText, readQuery } from '../params.js';
 import { HttpError, type Handler, type Reply, type Request, type Router } from '../server.js';
-import { DETAIL_CACHE, cachedReply, publicArticle, type ApiDeps } from './common.js';
+import { DETAIL_CACHE, cachedReply, hotReply, publicArticle, type ApiDeps } from './common.js';
 import { cursorErrorToHttp } from './feed.js';
 
 interface SearchCursor extends Record<string, unknown> {
@@ -49,20 +49,21 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
   const firstPage = (key: string, make: () => Promise<string>): HotEntry | Promise<HotEntry> => {
     const hit = hot?.get(key) ?? null;
     if (hit !== null) return hit;
-    let p = inflight.get(key);
-    if (p === undefined) {
-      p = make().then(
-        (body) => {
-          inflight.delete(key);
-          return hot ? hot.set(key, 'search', body) : { body, etag: etagOf(body), at: now() };
-        },
-        (err: unknown) => {
-          inflight.delete(key);
-          throw err;
-        },
-      );
-      inflight.set(key, p);
-    }
+    const running = inflight.get(key);
+    if (running !== undefined) return running;
+    const p = make().then(
+      (body) => {
+        inflight.delete(key);
+        if (hot) return hot.set(key, 'search', body);
+        const bytes = Buffer.from(body, 'utf8');
+        return { body: bytes, etag: etagOf(bytes), at: now() };
+      },
+      (err: unknown) => {
+        inflight.delete(key);
+        throw err;
+      },
+    );
+    inflight.set(key, p);
     return p;
   };
 
@@ -78,8 +79,8 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
       const scope = `search:${JSON.stringify([q, category, region])}`;
       if (raw === null) {
         const page = firstPage(`${scope}|${limit}`, () => render(q, category, region, limit, scope, null));
-        if (!(page instanceof Promise)) return cachedReply(req, page.body, page.etag, DETAIL_CACHE);
-        return page.then((e) => cachedReply(req, e.body, e.etag, DETAIL_CACHE));
+        if (!(page instanceof Promise)) return hotReply(req, page, DETAIL_CACHE);
+        return page.then((e) => hotReply(req, e, DETAIL_CACHE));
       }
       let cur: SearchCursor;
       try {

@@ -26,7 +26,7 @@ export function registerThumbRoutes(router: Router, dataDir: string, wrap: (h: H
       const hash = m[1]!;
       const etag = `"${hash}"`;
       const headers = { 'cache-control': THUMB_CACHE_CONTROL, etag };
-      if (etagMatches(req.headers['if-none-match'], etag)) return { status: 304, headers };
+      if (etagMatches(req.header('if-none-match'), etag)) return { status: 304, headers };
       let body: Buffer;
       try {
         body = await readFile(join(root, a, `${hash}.webp`));
