@@ -40,6 +40,19 @@ describe.each(databases)('store on %s', (_name, open) => {
     expect(existing.get('h-a1')).toMatchObject({ id: 'a1', story_id: 's1', duplicate_of: null });
   });
 
+  it('exact dedup finds the earliest stored copy of a URL, in any month partition', async () => {
+    await upsertArticles(db.sql, [
+      article('dup-late', { url_hash: 'h-dup', published_at: '2026-12-02T00:00:00Z' }),
+      article('dup-early', { url_hash: 'h-dup', published_at: '2026-10-06T00:00:00Z' }),
+    ]);
+    const existing = await existingUrlHashes(db.sql, ['h-dup', 'h-dup', 'h-none']);
+    expect([...existing.keys()]).toEqual(['h-dup']);
+    expect(existing.get('h-dup')).toMatchObject({ id: 'dup-early' });
+    expect(Date.parse(existing.get('h-dup')!.published_at)).toBe(Date.parse('2026-10-06T00:00:00Z'));
+    const got = await getArticles(db.sql, ['dup-late', 'dup-late', 'nope']);
+    expect(got.map((a) => a.id)).toEqual(['dup-late']);
+  });
+
   it('stores snippets of at most 300 characters and has no column for full text', async () => {
     const long = 'word '.repeat(2000);
     await upsertArticles(db.sql, [article('long1', { url_hash: 'h-long1', snippet: long })]);

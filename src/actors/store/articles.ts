@@ -105,14 +105,19 @@ function toArticle(r: Record<string, unknown>): ArticleRow & { publisher_name?: 
   return { ...(r as unknown as ArticleRow), simhash: simhashFromSql(r.simhash as string | null) };
 }
 
-/** Articles by id (one query), with their publisher's name. */
+/**
+ * Articles by id (one query), with their publisher's name. One index probe per id (a lateral
+ * lookup): with `id = ANY(...)` the planner scanned whole month partitions whenever their
+ * statistics were stale, as they are while ingest fills them.
+ */
 export async function getArticles(sql: Sql, ids: readonly string[]): Promise<(ArticleRow & { publisher_name: string })[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql.query(
     `SELECT ${ARTICLE_COLS}, COALESCE(p.name, a.publisher_id) AS publisher_name
-       FROM articles a LEFT JOIN publishers p ON p.id = a.publisher_id
-      WHERE a.id = ANY($1::text[])`,
-    [ids],
+       FROM unnest($1::text[]) AS k(id)
+       CROSS JOIN LATERAL (SELECT * FROM articles WHERE id = k.id) a
+       LEFT JOIN publishers p ON p.id = a.publisher_id`,
+    [[...new Set(ids)]],
   );
   return rows.map((r) => toArticle(r) as ArticleRow & { publisher_name: string });
 }
@@ -136,13 +141,21 @@ export interface StoredIdentity {
   duplicate_of: string | null;
 }
 
-/** Exact dedup: the stored article (earliest) for each of these url hashes that exists. */
+/**
+ * Exact dedup: the stored article (earliest) for each of these url hashes that exists. One
+ * index probe per hash (lateral, newest partition rows never scanned): `url_hash = ANY(...)`
+ * was planned as a scan of the whole month partition while its statistics were stale, a cost
+ * that grew with every batch stored.
+ */
 export async function existingUrlHashes(sql: Sql, hashes: readonly string[]): Promise<Map<string, StoredIdentity>> {
   if (hashes.length === 0) return new Map();
   const { rows } = await sql.query<StoredIdentity & { url_hash: string }>(
-    `SELECT DISTINCT ON (url_hash) url_hash, id, published_at::text AS published_at, story_id, duplicate_of
-       FROM articles WHERE url_hash = ANY($1::text[]) ORDER BY url_hash, published_at`,
-    [hashes],
+    `SELECT h.url_hash, a.id, a.published_at::text AS published_at, a.story_id, a.duplicate_of
+       FROM unnest($1::text[]) AS h(url_hash)
+       CROSS JOIN LATERAL (
+         SELECT id, published_at, story_id, duplicate_of FROM articles WHERE url_hash = h.url_hash ORDER BY published_at LIMIT 1
+       ) a`,
+    [[...new Set(hashes)]],
   );
   return new Map(rows.map((r) => [r.url_hash, { id: r.id, published_at: r.published_at, story_id: r.story_id, duplicate_of: r.duplicate_of }]));
 }
