@@ -22,6 +22,7 @@
  * NEWSAGG_BENCH_INGEST_MODES (server,embedded), NEWSAGG_BENCH_INGEST_PUSH_MODE (server).
  */
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { XMLParser } from 'fast-xml-parser';
 import { parseFeed } from '../src/actors/feed/index.js';
 import { startIngest } from '../src/actors/ingest/service.js';
@@ -110,6 +111,9 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
     });
     const meter = new CpuMeter(mode === 'server' ? sql : null, s.redisPid ?? null);
     await meter.start();
+    // how long the main thread (which also serves the API in a node) goes without reading I/O
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     timer.reset();
     const t0 = performance.now();
     for (let i = 0; i < articles.length; i += 500) await service.ingest(articles.slice(i, i + 500));
@@ -130,6 +134,7 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
     }
     const visibleMs = performance.now() - t0;
     const cpu = await meter.stop();
+    loopDelay.disable();
     const totals = (await sql.query<{ n: number; dups: number; stories: number }>(
       'SELECT count(*)::int AS n, count(duplicate_of)::int AS dups, count(DISTINCT story_id)::int AS stories FROM articles',
     )).rows[0]!;
@@ -154,6 +159,8 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
       [`articles_per_s_${m}`]: Math.round(totals.n / (visibleMs / 1000)),
       [`${m}_pipeline_busy_share`]: round(busy / drainedMs, 3),
       [`${m}_load_average_after`]: round(loadavg()[0]!, 2),
+      [`${m}_event_loop_delay_p99_ms`]: round(loopDelay.percentile(99) / 1e6, 1),
+      [`${m}_event_loop_delay_max_ms`]: round(loopDelay.max / 1e6, 1),
     };
     for (const st of STAGES) {
       const ms = timer.busy.get(st) ?? 0;

@@ -39,6 +39,9 @@ export interface Prepared {
   rejected: RejectedArticle[];
 }
 
+/** Articles per ask to the story actor (~10 ms of clustering): I/O callbacks run between slices. */
+const CLUSTER_SLICE = 50;
+
 /** A batch after dedup and clustering: every row its transaction writes. */
 export interface Decided {
   rows: ArticleRow[];
@@ -122,16 +125,21 @@ export class IngestPipeline {
     const decisions = await this.d.dedup.submit(fresh.map((a) => ({ id: a.id, fp: { hi: a.hi, lo: a.lo, sketch: a.sketch, hasText: a.hasText }, publishedAt: Date.parse(a.published_at) })));
     const dupOf = new Map(decisions.map((x) => [x.id, x.duplicateOf]));
 
-    // stories
-    const results = await this.d.cluster(
-      fresh.map((a) => ({
-        article: {
-          id: a.id, url: a.url, title: a.title, summary: a.snippet, publisher: a.publisher, published_at: a.published_at,
-          language: a.language, duplicate_of: dupOf.get(a.id) ?? null,
-        },
-        hints: { entities: a.entities, places: a.places, category: a.category, region: a.region },
-      })),
-    );
+    // stories, in slices with I/O let through between them: clustering is synchronous work on
+    // this thread, and the previous batch's transaction (and the API, in a node serving both)
+    // would otherwise wait for a whole batch of it before their replies are read
+    const items = fresh.map((a) => ({
+      article: {
+        id: a.id, url: a.url, title: a.title, summary: a.snippet, publisher: a.publisher, published_at: a.published_at,
+        language: a.language, duplicate_of: dupOf.get(a.id) ?? null,
+      },
+      hints: { entities: a.entities, places: a.places, category: a.category, region: a.region },
+    }));
+    const results: AddResult[] = [];
+    for (let i = 0; i < items.length; i += CLUSTER_SLICE) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      for (const r of await this.d.cluster(items.length <= CLUSTER_SLICE ? items : items.slice(i, i + CLUSTER_SLICE))) results.push(r);
+    }
     const rows: ArticleRow[] = fresh.map((a, i) => ({
       // only our own thumbnails are shown (never a hotlink): the job below fills it in
       id: a.id, url: a.url, url_hash: a.url_hash, simhash: a.simhash, title: a.title, snippet: a.snippet, thumbnail_url: null,
