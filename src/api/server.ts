@@ -95,18 +95,24 @@ interface RouteNode {
 }
 
 const newNode = (): RouteNode => ({ statics: new Map(), param: null, methods: null });
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
  * Routes by method and path: static paths are one map lookup; patterns live in a segment trie
  * (static segments before `:params`), so matching costs the path's depth, not the route count.
  */
 export class Router {
-  private readonly exact = new Map<string, Handler>();
+  /** method -> static path -> the match result, built once (a static route allocates nothing per request) */
+  private readonly exact = new Map<string, Map<string, { handler: Handler; params: Record<string, string> }>>();
   private readonly root = newNode();
 
   add(method: Method, pattern: string, handler: Handler): this {
     if (!pattern.startsWith('/')) throw new TypeError(`route pattern must start with /: ${pattern}`);
-    if (!pattern.includes('/:')) this.exact.set(`${method} ${pattern}`, handler);
+    if (!pattern.includes('/:')) {
+      let paths = this.exact.get(method);
+      if (paths === undefined) this.exact.set(method, (paths = new Map()));
+      paths.set(pattern, { handler, params: NO_PARAMS });
+    }
     let node = this.root;
     const names: string[] = [];
     for (const seg of pattern.split('/').slice(1)) {
@@ -134,8 +140,8 @@ export class Router {
   /** The handler and params for a request, `{allowed}` when only the method is wrong, or null. */
   match(method: string, path: string): { handler: Handler; params: Record<string, string> } | { allowed: string[] } | null {
     const m = method === 'HEAD' ? 'GET' : method;
-    const h = this.exact.get(`${m} ${path}`);
-    if (h !== undefined) return { handler: h, params: {} };
+    const hit = this.exact.get(m)?.get(path);
+    if (hit !== undefined) return hit;
     const parts = path.split('/');
     const values: string[] = [];
     const allowed = new Set<string>();
@@ -288,7 +294,7 @@ export class HttpServer {
 class Exchange implements Request {
   readonly method: string;
   readonly path: string;
-  params: Record<string, string> = {};
+  params: Record<string, string> = NO_PARAMS;
   aborted = false;
   readonly rawQuery: string;
   private done = false;

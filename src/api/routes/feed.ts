@@ -7,7 +7,7 @@ import { FEED_CACHE, hotReply, type ApiDeps } from './common.js';
 
 /** How long a first page may be served from its last rendering while a rebuild is in flight. */
 const STALE_MS = 30_000;
-/** distinct first-page query strings kept parsed */
+/** distinct query strings kept parsed */
 const PARSED_MAX = 1_000;
 
 /** Maps a cursor the codec rejected to the public 400; anything else passes through. */
@@ -55,11 +55,12 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
     }
     return p;
   };
-  // First-page query strings seen before, already validated: a popular page's parameters are
-  // checked once, not per request. Bounded; cursors (unique per reader) are never kept.
-  const firstPages = new Map<string, FeedQuery>();
+  // Query strings seen before, already validated: a popular page's parameters are checked once,
+  // not per request. Cursors repeat too (every reader of a first page gets the same one), and
+  // their signature is still checked before anything is rendered for them. Bounded.
+  const parsed = new Map<string, FeedQuery>();
   const parse = (req: Request): FeedQuery => {
-    const known = firstPages.get(req.rawQuery);
+    const known = parsed.get(req.rawQuery);
     if (known !== undefined) return known;
     const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit']);
     const q: FeedQuery = {
@@ -68,10 +69,8 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       cursor: parseCursor(p.get('cursor')),
       limit: parseLimit(p.get('limit'), 20, 1, 50),
     };
-    if (q.cursor === null) {
-      if (firstPages.size >= PARSED_MAX) firstPages.clear();
-      firstPages.set(req.rawQuery, q);
-    }
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(req.rawQuery, q);
     return q;
   };
   router.get(
