@@ -115,7 +115,8 @@ export async function getArticles(sql: Sql, ids: readonly string[]): Promise<(Ar
   const { rows } = await sql.query(
     `SELECT ${ARTICLE_COLS}, COALESCE(p.name, a.publisher_id) AS publisher_name
        FROM unnest($1::text[]) AS k(id)
-       CROSS JOIN LATERAL (SELECT * FROM articles WHERE id = k.id) a
+       -- OFFSET 0 keeps the planner from flattening the probe back into a hash join over a scan
+       CROSS JOIN LATERAL (SELECT * FROM articles WHERE id = k.id OFFSET 0) a
        LEFT JOIN publishers p ON p.id = a.publisher_id`,
     [[...new Set(ids)]],
   );
