@@ -40,6 +40,19 @@ describe.each(databases)('store on %s', (_name, open) => {
     expect(existing.get('h-a1')).toMatchObject({ id: 'a1', story_id: 's1', duplicate_of: null });
   });
 
+  it('stores every field as given: quotes, backslashes, non-Latin text, nulls and signed SimHashes', async () => {
+    const odd = article('odd1', {
+      url_hash: 'h-odd1', title: 'He said "no" \\ {braces}, \'quotes\' and 東京 🚀', snippet: null, simhash: 'ffffffffffffffff',
+      category: null, region: null, language: null, story_id: null, entities: [{ name: 'Zoë "Z" O\'Brien', type: 'person' }], places: ['JP'],
+    });
+    await upsertArticles(db.sql, [odd]);
+    const [got] = await getArticles(db.sql, ['odd1']);
+    expect(got).toMatchObject({
+      title: odd.title, snippet: null, simhash: 'ffffffffffffffff', category: null, region: null, language: null, story_id: null,
+      entities: odd.entities, places: ['JP'], published_at: '2026-11-20T10:00:00Z',
+    });
+  });
+
   it('exact dedup finds the earliest stored copy of a URL, in any month partition', async () => {
     await upsertArticles(db.sql, [
       article('dup-late', { url_hash: 'h-dup', published_at: '2026-12-02T00:00:00Z' }),
