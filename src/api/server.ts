@@ -39,7 +39,19 @@ export interface Request {
 export interface Reply {
   status?: number;
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The same headers as `headers`, UTF-8 encoded once as name, value, name, value...; written
+   * instead of them when present (uWS copies bytes as they are, strings it must encode first).
+   */
+  encodedHeaders?: readonly Uint8Array[];
   body?: string | Uint8Array;
+}
+
+/** `headers` encoded for Reply.encodedHeaders. */
+export function encodeHeaders(headers: Readonly<Record<string, string>>): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const k in headers) out.push(Buffer.from(k, 'utf8'), Buffer.from(headers[k]!, 'utf8'));
+  return out;
 }
 
 export type Handler = (req: Request) => Reply | Promise<Reply>;
@@ -399,8 +411,13 @@ class Exchange implements Request {
   private write(reply: Reply): void {
     const res = this.res;
     if (reply.status !== undefined && reply.status !== 200) res.writeStatus(statusLine(reply.status)); // 200 is uWS's default
-    const h = reply.headers;
-    if (h !== undefined) for (const k in h) res.writeHeader(k, h[k]!);
+    const e = reply.encodedHeaders;
+    if (e !== undefined) {
+      for (let i = 0; i < e.length; i += 2) res.writeHeader(e[i]!, e[i + 1]!);
+    } else {
+      const h = reply.headers;
+      if (h !== undefined) for (const k in h) res.writeHeader(k, h[k]!);
+    }
     if (this.method === 'HEAD') res.endWithoutBody();
     else res.end(reply.body ?? '');
   }

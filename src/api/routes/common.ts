@@ -6,7 +6,7 @@ import type { Sql } from '../../runtime/sql.js';
 import type { CursorCodec } from '../cursor.js';
 import type { FeedService } from '../feed.js';
 import { etagOf, type HotEntry } from '../hot-cache.js';
-import type { Reply, Request } from '../server.js';
+import { encodeHeaders, type Reply, type Request } from '../server.js';
 
 /** What the API routes need from the node. */
 export interface ApiDeps {
@@ -71,9 +71,11 @@ export function hotReply(req: Request, entry: HotEntry, cacheControl: string): R
   let r = hotReplies.get(entry);
   if (r === undefined) {
     const etag = entry.etag;
+    const ok = { 'content-type': JSON_TYPE, etag, 'cache-control': cacheControl };
+    const notModified = { etag, 'cache-control': cacheControl };
     r = {
-      ok: { status: 200, headers: { 'content-type': JSON_TYPE, etag, 'cache-control': cacheControl }, body: entry.body },
-      notModified: { status: 304, headers: { etag, 'cache-control': cacheControl } },
+      ok: { status: 200, headers: ok, encodedHeaders: encodeHeaders(ok), body: entry.body },
+      notModified: { status: 304, headers: notModified, encodedHeaders: encodeHeaders(notModified) },
     };
     hotReplies.set(entry, r);
   }
