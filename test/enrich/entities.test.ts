@@ -40,6 +40,21 @@ describe('entity normalisation', () => {
     expect(n).toContain('Marisol Okafor');
   });
 
+  it('names a city as a place of its own and counts its country', () => {
+    const r = extractEntities(['Wildfire nears Istanbul', 'Firefighters in Turkey struggled overnight.']);
+    expect(r.places).toEqual(['TR']);
+    expect(r.entities.filter((e) => e.type === 'place').map((e) => e.name).sort()).toEqual(['Istanbul', 'Turkey']);
+  });
+
+  it('keeps a place that opens a longer name inside it, but not before a title', () => {
+    const a = extractEntities(['The Atlanta Comets have signed a striker from the Houston Royals, the club said in Denver.']);
+    expect(a.entities.map((e) => e.name)).toEqual(expect.arrayContaining(['Atlanta Comets', 'Houston Royals', 'Denver']));
+    expect(a.entities.map((e) => e.name)).not.toContain('Comets');
+    const b = extractEntities(['London Mayor Sadiq Khan opens bridge']);
+    expect(b.places).toEqual(['GB']);
+    expect(b.entities.map((e) => e.name)).toContain('Sadiq Khan');
+  });
+
   it('ignores days and months', () => {
     expect(names('Quake hits on Monday, aftershocks expected in March')).toEqual([]);
   });
@@ -53,7 +68,10 @@ describe('entity normalisation', () => {
   it.each([
     ['Goldman Sachs Group posts profit', 'Goldman Sachs Group', 'org'],
     ['Talks with Angela Merkel continue', 'Angela Merkel', 'person'],
-    ['Tourists flock to Paris', 'France', 'place'],
+    ['Tourists flock to Paris', 'Paris', 'place'],
+    ['Tourists flock to France', 'France', 'place'],
+    ['At least 13 died, regional governor Jonas Grimaldo told reporters', 'Jonas Grimaldo', 'person'],
+    ['Director Marisol Kowalczyk walked the red carpet', 'Marisol Kowalczyk', 'person'],
   ])('types %s', (title, name, type) => {
     expect(find(extractEntities([title]).entities, name)?.type).toBe(type);
   });

@@ -44,7 +44,21 @@ const CONNECTORS = new Set(['of', 'de', 'da', 'van', 'von', 'der', 'del', 'bin',
 /** Titles before a name: dropped, and they make the rest a person. */
 const HONORIFICS = new Set(
   ('president vice prime minister mr mrs ms dr sen senator rep representative gov governor pope king queen prince ' +
-    'princess judge chancellor secretary general sir lady lord ceo chairman coach actor actress singer star').split(' '),
+    'princess judge chancellor secretary general sir lady lord ceo chairman coach actor actress singer star ' +
+    'director manager captain chief executive spokesperson spokesman spokeswoman mayor pm').split(' '),
+);
+
+/**
+ * Lower-case role words right before a capitalised run make it a person ("fire chief Elena
+ * Thorvald said", "striker Jonas Abernathy"): most names in news are introduced this way, and a
+ * list of given names cannot know them all.
+ */
+const ROLE_WORDS = new Set(
+  [...HONORIFICS, ...('officer spokesperson researcher astronomer scientist economist epidemiologist investigator ' +
+    'leader chair chairwoman founder analyst professor commissioner lawyer attorney striker midfielder defender ' +
+    'goalkeeper player rapper author writer host presenter governor premier mp candidate activist officials ' +
+    'deputy envoy ambassador diplomat general colonel sergeant detective inspector head boss owner widow son daughter ' +
+    'wife husband mother father brother sister teammate winger forward coach').split(' ')],
 );
 
 interface Lexicon {
@@ -185,7 +199,7 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
         if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && isCandidate(words[j + 2]!, lows[j + 2]!, starts[j + 2]!, titleCase, shouting, lex, g)) { j += 2; continue; }
         break;
       }
-      emitRun(words, i, j, g, acc);
+      emitRun(words, i, j, g, acc, i > 0 && !breaks[i] && ROLE_WORDS.has(lows[i - 1]!));
       i = j + 1;
     }
   }
@@ -250,17 +264,19 @@ const L: string[] = [];
 const S: boolean[] = [];
 const B: boolean[] = [];
 
-function addPlace(acc: Found, p: Place): void {
+function addPlace(acc: Found, p: Place, surface: string): void {
   acc.placeCount.set(p.code, (acc.placeCount.get(p.code) ?? 0) + 1);
-  const key = p.name.toLowerCase();
+  // a city is a place of its own ("Istanbul" and "Ankara" are two stories), besides its country
+  const name = p.kind === 'city' ? surface : p.name;
+  const key = name.toLowerCase();
   const e = acc.found.get(key);
   if (e) e.n++;
-  else acc.found.set(key, { name: p.name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', n: 1 });
+  else acc.found.set(key, { name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', n: 1 });
 }
 
-function addName(acc: Found, parts: string[]): void {
+function addName(acc: Found, parts: string[], afterRole = false): void {
   const lex = acc.lex;
-  let titled = false;
+  let titled = afterRole;
   while (parts.length > 1 && HONORIFICS.has(parts[0]!.toLowerCase())) { parts = parts.slice(1); titled = true; }
   let legal = false;
   while (parts.length > 1 && LEGAL_FORMS.has(parts[parts.length - 1]!.toLowerCase())) { parts = parts.slice(0, -1); legal = true; }
@@ -276,7 +292,7 @@ function addName(acc: Found, parts: string[]): void {
 }
 
 /** A run of name words: peel gazetteer places (longest match first), the rest are names. */
-function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: Found): void {
+function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: Found, afterRole = false): void {
   const lex = acc.lex;
   let rest: string[] = [];
   let k = from;
@@ -288,9 +304,15 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: F
       const key = len === 1 ? words[k]! : words.slice(k, k + len).join(' ');
       const p = g.phrases.get(key);
       // A place inside a longer alias ("Bank of England") stays part of the name.
+      // A place opening a longer name is part of it ("Atlanta Comets", "British Airways",
+      // "New York Times"), unless a title follows ("London Mayor Sadiq Khan").
+      if (p && (k === from || (k === from + 1 && STOPWORDS.has(words[from]!.toLowerCase()))) && k + len <= to && !CONNECTORS.has(words[k + len]!) && !HONORIFICS.has(words[k + len]!.toLowerCase()) && !g.phrases.has(words[k + len]!)) {
+        pushName(words.slice(from, to + 1), acc);
+        return;
+      }
       if (p && !(len < to - from + 1 && lex.aliases.has(words.slice(from, to + 1).join(' ').toLowerCase()))) {
-        if (rest.length > 0) { pushName(rest, acc); rest = []; }
-        addPlace(acc, p);
+        if (rest.length > 0) { pushName(rest, acc, afterRole && k - rest.length === from); rest = []; }
+        addPlace(acc, p, key);
         matched = len;
         break;
       }
@@ -299,15 +321,15 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: F
     rest.push(words[k]!);
     k++;
   }
-  if (rest.length > 0) pushName(rest, acc);
+  if (rest.length > 0) pushName(rest, acc, afterRole && to + 1 - rest.length === from);
 }
 
-function pushName(parts: string[], acc: Found): void {
+function pushName(parts: string[], acc: Found, afterRole = false): void {
   while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
   // "The" opens place names ("The Hague"), so it reaches here when no place followed it
   // ("The Chicago Falcons" -> "The" | Chicago | "Falcons"): an article alone is no name
   while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || STOPWORDS.has(parts[0]!.toLowerCase()))) parts.shift();
   if (parts.length === 0) return;
   if (parts.length === 1 && parts[0]!.length < 2) return;
-  addName(acc, parts);
+  addName(acc, parts, afterRole);
 }
