@@ -74,6 +74,27 @@ describe('StoryClusterer', () => {
     expect(d.storyId).toBe(a.storyId);
   });
 
+  it('keeps template snippets about other people, companies and cities apart, and joins the same event in other words', () => {
+    const c = withBackground();
+    // one newsroom template, three events: only the names differ
+    const quake = (city: string, country: string, n: number, who: string) =>
+      art(`Earthquake near ${city} kills at least ${n}`, 0, { summary: `At least ${n} people were killed when a strong earthquake shook ${city}, ${country}, regional governor ${who} told reporters.` });
+    const a = feed(c, quake('Lyon', 'France', 13, 'Jonas Grimaldo'));
+    const b = feed(c, quake('Seoul', 'South Korea', 21, 'Elena Thorvald'));
+    const d = feed(c, quake('Marseille', 'France', 8, 'Keiko Fontaine'));
+    // the same Lyon quake from another outlet, written differently
+    const e = feed(c, art('Rescuers search rubble after Lyon earthquake', 2, {
+      summary: 'A magnitude 6.1 earthquake struck near Lyon in France on Tuesday, killing at least 13 people, governor Jonas Grimaldo said.',
+    }));
+    const breach = (org: string, n: number) =>
+      art(`Data breach at ${org} hits ${n} accounts`, 1, { summary: `${org} said on Friday that hackers had accessed personal data of about ${n} customers.` });
+    const f = feed(c, breach('Corvanta Systems', 1260));
+    const g = feed(c, breach('Rosstone Networks', 1140));
+    expect(new Set([a.storyId, b.storyId, d.storyId]).size).toBe(3);
+    expect(e.storyId).toBe(a.storyId);
+    expect(g.storyId).not.toBe(f.storyId);
+  });
+
   it('puts a duplicate in its original story whatever its wording', () => {
     const c = withBackground();
     const orig = art('Central bank raises interest rates by half a point');

@@ -3,7 +3,7 @@ import { CATEGORIES } from '../enrich/topic-model.js';
 import { toMillis, type ArticleInput } from '../enrich/text.js';
 import { articleFeatures, type ClusterFeatures, type ClusterHints } from './features.js';
 import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
-import { HEADLINE_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
+import { HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
 import { TermIndex } from './term-index.js';
 import { addInto, EMPTY_VEC, norm, Vocabulary } from './vectors.js';
 
@@ -46,6 +46,10 @@ export interface ClustererOptions {
   windowMs?: number;
   /** overrides for headline-only articles */
   weights?: Partial<ScoreWeights>;
+  /** overrides for articles with a snippet (at least `snippetChars`, less than `textChars`) */
+  snippetWeights?: Partial<ScoreWeights>;
+  /** body length from which the snippet profile applies (default 40) */
+  snippetChars?: number;
   /** overrides for articles with at least `textChars` of snippet or text */
   textWeights?: Partial<ScoreWeights>;
   /** body length from which the text profile applies (default 200) */
@@ -83,6 +87,11 @@ interface Story extends StoryProfile {
   personCounts: number[] | null;
   placeCounts: number[] | null;
   entityCounts: number[] | null;
+  leadPersonIds: Int32Array;
+  leadPlaceIds: Int32Array;
+  leadCityIds: Int32Array;
+  leadEntityIds: Int32Array;
+  cityCounts: number[] | null;
 }
 
 /**
@@ -121,6 +130,7 @@ function mergeIds(a: Int32Array, b: Int32Array, cap: number): Int32Array {
 export class StoryClusterer {
   readonly vocab = new Vocabulary();
   private readonly weights: ScoreWeights;
+  private readonly snippetWeights: ScoreWeights;
   private readonly textWeights: ScoreWeights;
   private readonly windowMs: number;
   private readonly maxCandidates: number;
@@ -134,6 +144,7 @@ export class StoryClusterer {
 
   constructor(private readonly opts: ClustererOptions = {}) {
     this.weights = { ...HEADLINE_WEIGHTS, ...opts.weights };
+    this.snippetWeights = { ...SNIPPET_WEIGHTS, ...opts.snippetWeights };
     this.textWeights = { ...TEXT_WEIGHTS, ...opts.textWeights };
     this.windowMs = opts.windowMs ?? 48 * 3_600_000;
     this.maxCandidates = opts.maxCandidates ?? 40;
@@ -159,7 +170,7 @@ export class StoryClusterer {
     if (original) return this.join(original, a, f, hints, 1, 'duplicate');
 
     const bodyChars = (a.summary?.length ?? 0) + (a.text?.length ?? 0);
-    const w = bodyChars >= (this.opts.textChars ?? 200) ? this.textWeights : this.weights;
+    const w = bodyChars >= (this.opts.textChars ?? 400) ? this.textWeights : bodyChars >= (this.opts.snippetChars ?? 40) ? this.snippetWeights : this.weights;
     let best: Story | null = null;
     let bestScore = -Infinity;
     for (const s of this.candidates(f)) {
@@ -230,7 +241,10 @@ export class StoryClusterer {
       updated: f.time, firstSeen: f.time, category: hints.category ?? null,
       lead: this.candidateOf(a, f, 0), articleIds: [a.id], posted: [],
       personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
+      leadPersonIds: f.personIds, leadPlaceIds: f.placeIds, corePersonIds: f.personIds, corePlaceIds: f.placeIds,
+      cityIds: f.cityIds, leadCityIds: f.cityIds, coreCityIds: f.cityIds, cityCounts: null, leadEntityIds: f.entityIds, coreEntityIds: f.entityIds,
     };
+    [s.cityCounts] = countKeys(null, f.cityIds, 1);
     [s.entityCounts, s.dominantEntities] = countKeys(null, f.entityIds, 1);
     [s.personCounts, s.dominantPersons] = countKeys(null, f.personIds, 1);
     [s.placeCounts, s.dominantPlaces] = countKeys(null, f.placeIds, 1);
@@ -263,6 +277,8 @@ export class StoryClusterer {
     s.entityIds = mergeIds(s.entityIds, f.entityIds, ENTITY_CAP);
     s.personIds = mergeIds(s.personIds, f.personIds, ENTITY_CAP);
     s.placeIds = mergeIds(s.placeIds, f.placeIds, ENTITY_CAP);
+    s.cityIds = mergeIds(s.cityIds, f.cityIds, ENTITY_CAP);
+    [s.cityCounts] = countKeys(s.cityCounts, f.cityIds, s.n);
     [s.personCounts, s.dominantPersons] = countKeys(s.personCounts, f.personIds, s.n);
     [s.placeCounts, s.dominantPlaces] = countKeys(s.placeCounts, f.placeIds, s.n);
     [s.entityCounts, s.dominantEntities] = countKeys(s.entityCounts, f.entityIds, s.n);
@@ -276,8 +292,16 @@ export class StoryClusterer {
     if (betterLead(cand, s.lead, s.updated, this.opts.lead)) {
       s.lead = cand;
       s.leadTitleIds = f.titleIds;
+      s.leadPersonIds = f.personIds;
+      s.leadPlaceIds = f.placeIds;
+      s.leadCityIds = f.cityIds;
+      s.leadEntityIds = f.entityIds;
       leadChanged = true;
     }
+    s.corePersonIds = coreIds(s.leadPersonIds, s.personCounts, s.n);
+    s.corePlaceIds = coreIds(s.leadPlaceIds, s.placeCounts, s.n);
+    s.coreCityIds = coreIds(s.leadCityIds, s.cityCounts, s.n);
+    s.coreEntityIds = coreIds(s.leadEntityIds, s.entityCounts, s.n);
     return { storyId: s.id, joined: true, via, score, leadChanged, leadArticleId: s.lead.articleId, articleCount: s.n };
   }
 
@@ -289,6 +313,21 @@ export class StoryClusterer {
       category: s.category, regions: [...s.regions], entities: ents, article_ids: [...s.articleIds], active,
     };
   }
+}
+
+/** The lead's keys plus every key named by at least half the story's articles, sorted. */
+function coreIds(lead: Int32Array, counts: number[] | null, n: number): Int32Array {
+  if (!counts) return lead;
+  let extra: number[] | null = null;
+  for (let k = 1; k < counts.length; k += 2) {
+    const id = counts[k - 1]!;
+    if (counts[k]! * 2 >= n && !lead.includes(id)) (extra ??= []).push(id);
+  }
+  if (!extra) return lead;
+  const out = new Int32Array(lead.length + extra.length);
+  out.set(lead);
+  out.set(extra, lead.length);
+  return out.sort();
 }
 
 function countShared(a: Int32Array, b: Int32Array): number {

@@ -1,5 +1,6 @@
 import { removeTitleNoise } from '../dedup/normalize.js';
 import type { Entity } from '../enrich/entities.js';
+import { loadGazetteer } from '../enrich/gazetteer.js';
 import { tokenize, toMillis, type ArticleInput } from '../enrich/text.js';
 import { isContentToken, stem, toVec, type SparseVec, type Vocabulary } from './vectors.js';
 
@@ -11,10 +12,14 @@ export interface ClusterFeatures {
   titleIds: Int32Array;
   /** entity key ids (people also by surname), sorted */
   entityIds: Int32Array;
+  /** entity keys few articles name (a shared one identifies a story; "Obama" or "Ransomware" do not), sorted */
+  rareEntityIds: Int32Array;
   /** person keys: full names and each of their words, sorted */
   personIds: Int32Array;
-  /** place key ids, sorted */
+  /** place key ids (countries and areas), sorted */
   placeIds: Int32Array;
+  /** city key ids, sorted: two cities of one country are two places */
+  cityIds: Int32Array;
   /** the heaviest rare terms: what the inverted index is probed with and posted under */
   salient: Int32Array;
   time: number;
@@ -32,6 +37,8 @@ const TITLE_WEIGHT = 2;
 const ENTITY_WEIGHT = 2.5;
 const PLACE_WEIGHT = 1.5;
 const TEXT_CHARS = 1500;
+/** entity keys in more than this share of documents do not identify a story */
+const RARE_ENTITY_SHARE = 0.005;
 /** terms kept per article vector: enough for a long text to keep its specific details */
 const VEC_TERMS = 128;
 
@@ -69,8 +76,13 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const entityIdList: number[] = [];
   const personIdList: number[] = [];
   const placeIdList: number[] = [];
+  const cityIdList: number[] = [];
+  const g = loadGazetteer();
   for (const e of hints.entities ?? []) {
-    if (e.type === 'place') continue;
+    if (e.type === 'place') {
+      if (g.phrases.get(e.name)?.kind === 'city') cityIdList.push(vocab.id('c:' + e.name.toLowerCase()));
+      continue;
+    }
     const key = e.name.toLowerCase();
     const id = vocab.id('e:' + key);
     entityIdList.push(id);
@@ -100,14 +112,18 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     salient.push(id);
     if (salient.length >= 20) break;
   }
+  const entityIds = sortedUnique(entityIdList);
+  const rareEntityIds = vocab.docs > 500 ? entityIds.filter((id) => vocab.share(id) < RARE_ENTITY_SHARE) : entityIds;
   vocab.observe(vec.ids);
   const t = toMillis(a.published_at);
   return {
     vec,
     titleIds: sortedUnique(titleIdList),
-    entityIds: sortedUnique(entityIdList),
+    entityIds,
+    rareEntityIds,
     personIds: sortedUnique(personIdList),
     placeIds: sortedUnique(placeIdList),
+    cityIds: sortedUnique(cityIdList),
     salient: Int32Array.from(salient),
     time: Number.isFinite(t) ? t : fallbackTime,
   };
