@@ -87,10 +87,10 @@ interface Story extends StoryProfile {
   personCounts: number[] | null;
   placeCounts: number[] | null;
   entityCounts: number[] | null;
-  leadPersonIds: Int32Array;
+  /** the lead's keys, kept for the core */
+  leadEntityIds: Int32Array;
   leadPlaceIds: Int32Array;
   leadCityIds: Int32Array;
-  leadEntityIds: Int32Array;
   cityCounts: number[] | null;
 }
 
@@ -241,8 +241,8 @@ export class StoryClusterer {
       updated: f.time, firstSeen: f.time, category: hints.category ?? null,
       lead: this.candidateOf(a, f, 0), articleIds: [a.id], posted: [],
       personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
-      leadPersonIds: f.personIds, leadPlaceIds: f.placeIds, corePersonIds: f.personIds, corePlaceIds: f.placeIds,
-      cityIds: f.cityIds, leadCityIds: f.cityIds, coreCityIds: f.cityIds, cityCounts: null, leadEntityIds: f.entityIds, coreEntityIds: f.entityIds,
+      leadEntityIds: f.entityIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
+      coreEntityIds: f.entityIds, corePlaceIds: f.placeIds, coreCityIds: f.cityIds, cityCounts: null,
     };
     [s.cityCounts] = countKeys(null, f.cityIds, 1);
     [s.entityCounts, s.dominantEntities] = countKeys(null, f.entityIds, 1);
@@ -277,7 +277,6 @@ export class StoryClusterer {
     s.entityIds = mergeIds(s.entityIds, f.entityIds, ENTITY_CAP);
     s.personIds = mergeIds(s.personIds, f.personIds, ENTITY_CAP);
     s.placeIds = mergeIds(s.placeIds, f.placeIds, ENTITY_CAP);
-    s.cityIds = mergeIds(s.cityIds, f.cityIds, ENTITY_CAP);
     [s.cityCounts] = countKeys(s.cityCounts, f.cityIds, s.n);
     [s.personCounts, s.dominantPersons] = countKeys(s.personCounts, f.personIds, s.n);
     [s.placeCounts, s.dominantPlaces] = countKeys(s.placeCounts, f.placeIds, s.n);
@@ -292,13 +291,11 @@ export class StoryClusterer {
     if (betterLead(cand, s.lead, s.updated, this.opts.lead)) {
       s.lead = cand;
       s.leadTitleIds = f.titleIds;
-      s.leadPersonIds = f.personIds;
+      s.leadEntityIds = f.entityIds;
       s.leadPlaceIds = f.placeIds;
       s.leadCityIds = f.cityIds;
-      s.leadEntityIds = f.entityIds;
       leadChanged = true;
     }
-    s.corePersonIds = coreIds(s.leadPersonIds, s.personCounts, s.n);
     s.corePlaceIds = coreIds(s.leadPlaceIds, s.placeCounts, s.n);
     s.coreCityIds = coreIds(s.leadCityIds, s.cityCounts, s.n);
     s.coreEntityIds = coreIds(s.leadEntityIds, s.entityCounts, s.n);

@@ -23,12 +23,10 @@ export interface StoryProfile {
   dominantPlaces: number;
   dominantEntities: number;
   leadTitleIds: Int32Array;
-  /** what the story is about: person / place keys of its lead and those named by half its articles */
-  corePersonIds: Int32Array;
-  corePlaceIds: Int32Array;
-  cityIds: Int32Array;
-  coreCityIds: Int32Array;
+  /** what the story is about: entity / country / city keys of its lead and those named by half its articles */
   coreEntityIds: Int32Array;
+  corePlaceIds: Int32Array;
+  coreCityIds: Int32Array;
   /** latest and earliest article times */
   updated: number;
   firstSeen: number;
@@ -47,9 +45,8 @@ export interface ScoreWeights {
   entityConflict: number;
   /** penalty when both sides name places and share none */
   placeConflict: number;
-  /** penalties when the article shares no entity / person / country / city with the story's core */
+  /** penalties when the article shares no rare entity / country / city with the story's core */
   coreEntityConflict: number;
-  corePersonConflict: number;
   corePlaceConflict: number;
   coreCityConflict: number;
   /** discount of similarity to a single member against similarity to the centroid */
@@ -76,7 +73,6 @@ export const HEADLINE_WEIGHTS: ScoreWeights = {
   personConflict: 0.6,
   placeConflict: 0.6,
   coreEntityConflict: 0,
-  corePersonConflict: 0,
   corePlaceConflict: 0,
   coreCityConflict: 0,
   exemplar: 0,
@@ -99,7 +95,6 @@ export const TEXT_WEIGHTS: ScoreWeights = {
   personConflict: 0.2,
   placeConflict: 0.6,
   coreEntityConflict: 0,
-  corePersonConflict: 0,
   corePlaceConflict: 0,
   coreCityConflict: 0,
   exemplar: 0.9,
@@ -156,7 +151,6 @@ export function scoreStory(a: ClusterFeatures, category: string | null, s: Story
   // Against the story's core (its lead and what half its articles name): one stray article
   // cannot widen what the story is about, so one wrong join does not open it to every look-alike.
   if (ne > 0 && s.coreEntityIds.length > 0 && overlap(a.rareEntityIds, s.coreEntityIds) === 0) conflict += w.coreEntityConflict;
-  if (a.personIds.length > 0 && s.corePersonIds.length > 0 && overlap(a.personIds, s.corePersonIds) === 0) conflict += w.corePersonConflict;
   if (a.placeIds.length > 0 && s.corePlaceIds.length > 0 && overlap(a.placeIds, s.corePlaceIds) === 0) conflict += w.corePlaceConflict;
   if (a.cityIds.length > 0 && s.coreCityIds.length > 0 && overlap(a.cityIds, s.coreCityIds) === 0) conflict += w.coreCityConflict;
   const cat = category !== null && category === s.category ? 1 : 0;
