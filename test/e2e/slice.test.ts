@@ -80,6 +80,19 @@ describe('a node ingesting from simulated publishers', () => {
     expect(story.status).toBe(200);
   });
 
+  it('makes thumbnails after storing and serves them at the URL the article names', async () => {
+    const url = await until('an article with a thumbnail', async () => {
+      const { rows } = await node.sql.query<{ thumbnail_url: string }>('SELECT thumbnail_url FROM articles WHERE thumbnail_url IS NOT NULL LIMIT 1');
+      return rows[0]?.thumbnail_url ?? null;
+    });
+    // a path under /thumbs/, never a file system path of the node
+    expect(url).toMatch(/^\/thumbs\/[0-9a-f]{2}\/[0-9a-f]{64}\.webp$/);
+    const r = await fetch(`${node.url}${url}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/webp');
+    expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  });
+
   it('adds a publisher by its site URL alone (the feed is discovered), and says when a site has none', { timeout: 120_000 }, async () => {
     const post = (body: unknown) =>
       fetch(`${node.url}/v1/publishers`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

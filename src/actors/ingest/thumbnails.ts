@@ -86,7 +86,7 @@ export class ThumbnailJobs {
         this.log.debug({ article: job.articleId, source: job.source, reason: r.reason }, 'no thumbnail');
         return;
       }
-      const url = `/thumbs/${r.path}`;
+      const url = `/thumbs/${r.relPath}`;
       await this.o.sql.query('UPDATE articles SET thumbnail_url = $3 WHERE id = $1 AND published_at = $2', [job.articleId, job.publishedAt, url]);
       const { rows } = await this.o.sql.query<{ id: string; category: string | null; regions: string[] }>(
         'SELECT id, category, regions FROM stories WHERE lead_article_id = $1',
