@@ -1,7 +1,10 @@
 /**
  * API benchmark (`npm run bench -- api`): wrk pinned to core 1, the server pinned to core 0 in
  * its own process, 100 connections. References and subjects are measured in the same run:
- *   - bare uWebSockets.js hello-world (the reference),
+ *   - bare uWebSockets.js hello-world (the reference), in rounds alternating with the feed
+ *     subjects (NEWSAGG_BENCH_API_ROUNDS, 3): ratios are medians of per-round pairs, so load
+ *     drift on this shared machine cancels; each run also reports the server process's CPU per
+ *     request, a figure that load hardly moves,
  *   - cached `/v1/feed` first page, deep cursor pages (rotating over many cursors), search
  *     (rotating over 500 two-word queries, so popular first pages come from the hot cache) and
  *     search with every query distinct (each one answered by the database) over a synthetic
@@ -9,10 +12,11 @@
  * in server mode (PostgreSQL + a private Redis) and embedded mode (PGlite + in-process cache).
  * Article text is generated here from made-up words; no real data is used.
  * Sizes: NEWSAGG_BENCH_API_ARTICLES (default 1,000,000 server / 50,000 embedded), seeded once and
- * reused (server mode keeps database `newsagg_bench_api`), NEWSAGG_BENCH_API_SECONDS per run (5).
+ * reused (server mode keeps database `newsagg_bench_api`), NEWSAGG_BENCH_API_SECONDS per run (5),
+ * NEWSAGG_BENCH_API_PROFILE=<dir> for a CPU profile of the API server.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +28,8 @@ const root = join(self, '..', '..');
 const SECONDS = Number(process.env.NEWSAGG_BENCH_API_SECONDS ?? 5);
 const PG_ADMIN = process.env.NEWSAGG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const STORIES = 3_000;
+/** alternating reference/subject rounds for the ratio figures */
+const ROUNDS = Number(process.env.NEWSAGG_BENCH_API_ROUNDS ?? 3);
 const ROLE = process.env.NEWSAGG_BENCH_API_ROLE;
 
 type Figures = Record<string, number | string | boolean>;
@@ -89,8 +95,15 @@ else if (ROLE === 'api') await serveApi();
 
 // ---- orchestration -------------------------------------------------------------------------------
 
-async function startChild(role: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const args = [process.execPath, '--import', 'tsx', self];
+interface Child {
+  child: ChildProcess;
+  port: number;
+}
+
+async function startChild(role: string, env: Record<string, string>): Promise<Child> {
+  // NEWSAGG_BENCH_API_PROFILE=<dir>: the API server writes a CPU profile there when it stops
+  const prof = role === 'api' && process.env.NEWSAGG_BENCH_API_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.NEWSAGG_BENCH_API_PROFILE}`] : [];
+  const args = [process.execPath, ...prof, '--import', 'tsx', self];
   const child = has('taskset') ? spawn('taskset', ['-c', '0', ...args], { cwd: root, env: { ...process.env, ...env, NEWSAGG_BENCH_API_ROLE: role }, stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn(args[0]!, args.slice(1), { cwd: root, env: { ...process.env, ...env, NEWSAGG_BENCH_API_ROLE: role }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
@@ -122,10 +135,25 @@ interface WrkResult {
   rps: number;
   p99_ms: number;
   non2xx: number;
+  /** server-process CPU per request (user + system, from /proc), NaN where unreadable */
+  cpu_us_per_req: number;
 }
 
-/** wrk on core 1; `paths` > 1 rotates over them with a small Lua script. */
-function wrk(base: string, paths: string[]): WrkResult {
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100);
+
+/** user + system CPU seconds of a process so far (Linux /proc), NaN elsewhere */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+/** wrk on core 1 against the server process `pid`; `paths` > 1 rotates over them with a small Lua script. */
+function wrk(pid: number | undefined, base: string, paths: string[]): WrkResult {
   let script: string | null = null;
   if (paths.length > 1) {
     script = join(tmpdir(), `newsagg-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
@@ -133,15 +161,48 @@ function wrk(base: string, paths: string[]): WrkResult {
     writeFileSync(script, `local paths = {${list}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`);
   }
   const args = ['-t1', '-c100', `-d${SECONDS}s`, '--latency', ...(script ? ['-s', script] : []), base + paths[0]];
+  const cpu0 = cpuSeconds(pid);
   const r = has('taskset') ? spawnSync('taskset', ['-c', '1', 'wrk', ...args], { encoding: 'utf8' }) : spawnSync('wrk', args, { encoding: 'utf8' });
+  const cpu = cpuSeconds(pid) - cpu0;
   if (script) rmSync(script, { force: true });
   const out = r.stdout ?? '';
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
   const unit = p99 ? ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[p99[2]!]! : NaN;
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
   if (!Number.isFinite(rps)) throw new Error(`wrk failed: ${r.stderr || out}`);
-  return { rps, p99_ms: p99 ? Number(p99[1]) * unit : NaN, non2xx };
+  return { rps, p99_ms: p99 ? Number(p99[1]) * unit : NaN, non2xx, cpu_us_per_req: (cpu / requests) * 1e6 };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Alternating rounds of the reference and the subject (load on this shared machine drifts within
+ * seconds, and cancels within a pair): medians of the subject's figures and of the per-round
+ * ratios. The hello-world server stays up, idle, while the API server is measured.
+ */
+function paired(hello: Child, api: Child, base: string, paths: string[]): { subject: WrkResult; ref: WrkResult; ratio: number; cpu_ratio: number } {
+  const subj: WrkResult[] = [];
+  const refs: WrkResult[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    refs.push(wrk(hello.child.pid, `http://127.0.0.1:${hello.port}`, ['/']));
+    subj.push(wrk(api.child.pid, base, paths));
+  }
+  const pick = (rs: WrkResult[]): WrkResult => ({
+    rps: median(rs.map((r) => r.rps)),
+    p99_ms: median(rs.map((r) => r.p99_ms)),
+    non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+    cpu_us_per_req: median(rs.map((r) => r.cpu_us_per_req)),
+  });
+  return {
+    subject: pick(subj),
+    ref: pick(refs),
+    ratio: median(subj.map((r, i) => r.rps / refs[i]!.rps)),
+    // the reference's CPU per request over ours: what the ratio would be were both CPU-bound
+    cpu_ratio: median(subj.map((r, i) => refs[i]!.cpu_us_per_req / r.cpu_us_per_req)),
+  };
 }
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -221,7 +282,7 @@ function searchPaths(n = 500, seed = 99): string[] {
   return out;
 }
 
-async function measureMode(mode: 'server' | 'embedded', hello: WrkResult): Promise<Figures> {
+async function measureMode(mode: 'server' | 'embedded', hello: Child): Promise<Figures> {
   const { openSql } = await import('../src/runtime/sql.js');
   const { migrate } = await import('../src/runtime/migrate.js');
   const { newsMigrations } = await import('../src/actors/store/migrations.js');
@@ -265,26 +326,33 @@ async function measureMode(mode: 'server' | 'embedded', hello: WrkResult): Promi
   const base = `http://127.0.0.1:${api.port}`;
   try {
     await fetch(`${base}/v1/feed?region=global&category=top&limit=20`); // warm: rebuild from SQL when the cache is cold
-    const feed = wrk(base, ['/v1/feed?region=global&category=top&limit=20']);
+    const feed = paired(hello, api, base, ['/v1/feed?region=global&category=top&limit=20']);
     const deepPaths = await collectDeepCursors(base);
-    const deep = wrk(base, deepPaths);
-    const search = wrk(base, searchPaths());
-    const uncached = wrk(base, searchPaths(Math.max(20_000, SECONDS * 4_000), 7_001));
+    const deep = paired(hello, api, base, deepPaths);
+    const search = wrk(api.child.pid, base, searchPaths());
+    const uncached = wrk(api.child.pid, base, searchPaths(Math.max(20_000, SECONDS * 4_000), 7_001));
     const m = mode;
     return {
       [`${m}_articles`]: count,
-      [`${m}_feed_rps`]: Math.round(feed.rps),
-      [`${m}_feed_p99_ms`]: feed.p99_ms,
-      [`${m}_feed_rps_ratio_vs_uws`]: feed.rps / hello.rps,
+      [`${m}_ref_uws_hello_rps`]: Math.round(feed.ref.rps),
+      [`${m}_ref_uws_hello_p99_ms`]: feed.ref.p99_ms,
+      [`${m}_ref_uws_hello_cpu_us_per_req`]: round1(feed.ref.cpu_us_per_req),
+      [`${m}_feed_rps`]: Math.round(feed.subject.rps),
+      [`${m}_feed_p99_ms`]: feed.subject.p99_ms,
+      [`${m}_feed_rps_ratio_vs_uws`]: feed.ratio,
+      [`${m}_feed_cpu_us_per_req`]: round1(feed.subject.cpu_us_per_req),
+      [`${m}_feed_cpu_ratio_vs_uws`]: feed.cpu_ratio,
       [`${m}_deep_page_cursors`]: deepPaths.length,
-      [`${m}_deep_page_rps`]: Math.round(deep.rps),
-      [`${m}_deep_page_p99_ms`]: deep.p99_ms,
-      [`${m}_deep_page_rps_ratio_vs_uws`]: deep.rps / hello.rps,
+      [`${m}_deep_page_rps`]: Math.round(deep.subject.rps),
+      [`${m}_deep_page_p99_ms`]: deep.subject.p99_ms,
+      [`${m}_deep_page_rps_ratio_vs_uws`]: deep.ratio,
+      [`${m}_deep_page_cpu_us_per_req`]: round1(deep.subject.cpu_us_per_req),
       [`${m}_search_rps`]: Math.round(search.rps),
       [`${m}_search_p99_ms`]: search.p99_ms,
       [`${m}_search_uncached_rps`]: Math.round(uncached.rps),
       [`${m}_search_uncached_p99_ms`]: uncached.p99_ms,
-      [`${m}_non_2xx`]: feed.non2xx + deep.non2xx + search.non2xx + uncached.non2xx,
+      [`${m}_search_uncached_cpu_us_per_req`]: Math.round(uncached.cpu_us_per_req),
+      [`${m}_non_2xx`]: feed.subject.non2xx + deep.subject.non2xx + search.non2xx + uncached.non2xx,
     };
   } finally {
     await stopChild(api.child);
@@ -297,20 +365,22 @@ export async function run(): Promise<Figures> {
   if (!has('wrk')) return { skipped: 'wrk is not installed (apt-get install -y wrk)' };
   const pinned = has('taskset');
   const load = loadavg()[0]!;
+  // the reference stays up (idle between its rounds) so every ratio pairs it with the subject
   const hello = await startChild('hello', {});
-  let ref: WrkResult;
+  const out: Figures = { pinned, load_average_at_start: Math.round(load * 100) / 100, seconds_per_run: SECONDS, rounds: ROUNDS };
+  const modes = (process.env.NEWSAGG_BENCH_API_MODES ?? 'server,embedded').split(',') as ('server' | 'embedded')[];
   try {
-    ref = wrk(`http://127.0.0.1:${hello.port}`, ['/']);
+    for (const m of modes) Object.assign(out, await measureMode(m, hello));
   } finally {
     await stopChild(hello.child);
   }
-  const out: Figures = { ref_uws_hello_rps: Math.round(ref.rps), ref_uws_hello_p99_ms: ref.p99_ms, pinned, load_average_at_start: Math.round(load * 100) / 100, seconds_per_run: SECONDS };
-  const modes = (process.env.NEWSAGG_BENCH_API_MODES ?? 'server,embedded').split(',') as ('server' | 'embedded')[];
-  for (const m of modes) Object.assign(out, await measureMode(m, ref));
   // the names BENCH.md lists, from server mode (the production shape) when measured
   const main = modes.includes('server') ? 'server' : modes[0]!;
+  out.ref_uws_hello_rps = out[`${main}_ref_uws_hello_rps`]!;
+  out.ref_uws_hello_p99_ms = out[`${main}_ref_uws_hello_p99_ms`]!;
   out.feed_rps_ratio_vs_uws = out[`${main}_feed_rps_ratio_vs_uws`]!;
   out.feed_p99_ms = out[`${main}_feed_p99_ms`]!;
+  out.feed_cpu_ratio_vs_uws = out[`${main}_feed_cpu_ratio_vs_uws`]!;
   out.deep_page_rps_ratio_vs_uws = out[`${main}_deep_page_rps_ratio_vs_uws`]!;
   out.search_rps = out[`${main}_search_rps`]!;
   out.search_uncached_rps = out[`${main}_search_uncached_rps`]!;

@@ -80,9 +80,9 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       // a fresh hot page answers synchronously: no promise, no abort handler, no cork
       const hot = deps.feed.cached(q);
       if (hot !== null) return hotReply(req, hot, FEED_CACHE);
-      return Promise.resolve(render(q))
-        .catch(cursorErrorToHttp)
-        .then((page) => hotReply(req, page, FEED_CACHE));
+      const page = render(q); // the last rendering, synchronously, while a rebuild is in flight
+      if (!(page instanceof Promise)) return hotReply(req, page, FEED_CACHE);
+      return page.catch(cursorErrorToHttp).then((e) => hotReply(req, e, FEED_CACHE));
     }),
   );
 }
