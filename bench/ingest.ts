@@ -192,6 +192,9 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
     out[`${m}_bound_2_cores_articles_per_s`] = Math.round((2 * totals.n * 1000) / cpuTotal);
     // the main thread runs clustering and every client protocol: it cannot go faster than this
     if (cpu.mainMs !== null) out[`${m}_bound_main_thread_articles_per_s`] = Math.round((totals.n * 1000) / cpu.mainMs);
+    // which CPU limit binds first on a free machine: the main thread (clustering, every client
+    // protocol) or the two cores' total work; a measured rate far below both means waiting (load)
+    out[`${m}_cpu_bottleneck`] = cpu.mainMs !== null && cpu.mainMs * 2 > cpuTotal ? 'main_thread' : 'two_cores';
     return out;
   } finally {
     await http?.close(0);
