@@ -39,8 +39,8 @@ export interface Prepared {
   rejected: RejectedArticle[];
 }
 
-/** Articles per ask to the story actor (~10 ms of clustering): I/O callbacks run between slices. */
-const CLUSTER_SLICE = 50;
+/** Articles per ask to the story actor (a few ms of clustering): I/O callbacks run between slices. */
+const CLUSTER_SLICE = 10;
 
 /** A batch after dedup and clustering: every row its transaction writes. */
 export interface Decided {
@@ -125,7 +125,7 @@ export class IngestPipeline {
     const decisions = await this.d.dedup.submit(fresh.map((a) => ({ id: a.id, fp: { hi: a.hi, lo: a.lo, sketch: a.sketch, hasText: a.hasText }, publishedAt: Date.parse(a.published_at) })));
     const dupOf = new Map(decisions.map((x) => [x.id, x.duplicateOf]));
 
-    // stories, in slices with I/O let through between them: clustering is synchronous work on
+    // stories, in small slices with I/O let through between them: clustering is synchronous work on
     // this thread, and the previous batch's transaction (and the API, in a node serving both)
     // would otherwise wait for a whole batch of it before their replies are read
     const items = fresh.map((a) => ({
