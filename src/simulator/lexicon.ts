@@ -45,11 +45,14 @@ export const LAST_NAMES: readonly string[] = [
   'Larkspur', 'Moreau', 'Northcott', 'Ostrander', 'Prewitt',
 ];
 
-export const ORG_ROOTS: readonly string[] = [
-  'Veltrane', 'Northgate', 'Quillon', 'Brightwater', 'Orvex', 'Halcyon', 'Stratacore', 'Ironleaf', 'Lumora',
-  'Cobaltix', 'Meridel', 'Pinecrest', 'Solvane', 'Tessaro', 'Arcwell', 'Kyberon', 'Nimbra', 'Rosstone',
-  'Vantor', 'Zephyra', 'Glenmark', 'Auralis', 'Corvanta', 'Ebonwick',
-];
+const ORG_HEADS = ['Vel', 'North', 'Quil', 'Bright', 'Or', 'Hal', 'Strata', 'Iron', 'Lu', 'Cobal', 'Meri', 'Pine', 'Sol', 'Tess', 'Arc', 'Ky', 'Nim', 'Ross', 'Van', 'Zeph', 'Glen', 'Aur', 'Cor', 'Ebon'];
+const ORG_TAILS = ['trane', 'gate', 'lon', 'water', 'vex', 'cyon', 'core', 'leaf', 'mora', 'tix', 'del', 'crest', 'vane', 'aro', 'well', 'beron', 'bra', 'stone', 'tor', 'yra', 'mark', 'alis', 'vanta', 'wick'];
+
+/**
+ * Company and institution name roots: hundreds, as in real news, so that two companies in the
+ * same kind of news seldom share a name (with two dozen every merger story had a namesake).
+ */
+export const ORG_ROOTS: readonly string[] = ORG_HEADS.flatMap((h) => ORG_TAILS.map((t) => h + t));
 
 export const ORG_SUFFIXES: Record<string, readonly string[]> = {
   business: ['Holdings', 'Capital', 'Group', 'Industries', 'Logistics', 'Retail', 'Energy', 'Bank'],
@@ -66,15 +69,17 @@ export const TEAM_MASCOTS: readonly string[] = [
   'Falcons', 'Mariners', 'Comets', 'Wolves', 'Rangers', 'Thunder', 'Harriers', 'Royals', 'Stallions', 'Titans',
 ];
 
-export const WORKS: readonly string[] = [
-  'The Glass Orchard', 'Midnight Ledger', 'Salt and Signal', 'The Last Cartographer', 'Paper Lanterns',
-  'Echoes of Harrow', 'A Quiet Frontier', 'Copper Sky', 'The Lighthouse Accord', 'Velvet Static',
-];
+const WORK_FIRST = ['Glass', 'Midnight', 'Salt', 'Last', 'Paper', 'Quiet', 'Copper', 'Velvet', 'Silver', 'Hollow', 'Winter', 'Amber'];
+const WORK_SECOND = ['Orchard', 'Ledger', 'Signal', 'Cartographer', 'Lanterns', 'Frontier', 'Sky', 'Accord', 'Harbour', 'Garden', 'Meridian', 'Tide'];
 
-export const PRODUCTS: readonly string[] = [
-  'Aero X2 laptop', 'Pulse 9 smartphone', 'Nova home assistant', 'Lumen smart glasses', 'Orbit tablet',
-  'Vector electric scooter', 'Quanta server chip', 'Halo earbuds',
-];
+/** Films and albums: "The Glass Orchard", "Midnight Ledger" and the like. */
+export const WORKS: readonly string[] = WORK_FIRST.flatMap((a, i) => WORK_SECOND.map((b, j) => ((i + j) % 2 === 0 ? `The ${a} ${b}` : `${a} ${b}`)));
+
+const PRODUCT_NAMES = ['Aero', 'Pulse', 'Nova', 'Lumen', 'Orbit', 'Vector', 'Quanta', 'Halo', 'Zenith', 'Flux', 'Echo', 'Prism', 'Apex', 'Drift', 'Nimbus', 'Cirrus', 'Ember', 'Sable', 'Tidal', 'Vertex', 'Kite', 'Onyx', 'Rune', 'Fathom'];
+const PRODUCT_KINDS = ['X2 laptop', '9 smartphone', 'home assistant', 'smart glasses', 'tablet', 'electric scooter', 'server chip', 'earbuds'];
+
+/** Devices: a model name and a kind ("Nova home assistant"). */
+export const PRODUCTS: readonly string[] = PRODUCT_NAMES.flatMap((n) => PRODUCT_KINDS.map((k) => `${n} ${k}`));
 
 export const CONDITIONS: readonly string[] = [
   'measles', 'dengue fever', 'a respiratory virus', 'cholera', 'seasonal influenza', 'type 2 diabetes',

@@ -1,4 +1,4 @@
-import { createEvent, createTwin, kindOf, type SimEvent } from './events.js';
+import { createEvent, createTwin, kindByName, kindOf, type SimEvent } from './events.js';
 import { SECTIONS, WIRE_AGENCIES, type Section } from './lexicon.js';
 import type { Rng } from './prng.js';
 
@@ -44,12 +44,29 @@ export class Newsroom {
     return SECTIONS[this.rng.weighted(CATEGORY_WEIGHTS)] as Section;
   }
 
-  /** Opens a new event (and sometimes its twin elsewhere, sharing words but not facts). */
+  /**
+   * Opens a new event (and sometimes its twin elsewhere, sharing words but not facts). The
+   * world seldom has two separate events of one kind at once in one city, about one company,
+   * person, team, film or product (two earthquakes in Glasgow the same morning): a new event is
+   * re-drawn a few times when it would clash with a running one of its kind, as readers tell
+   * such events apart by exactly those names.
+   */
   openEvent(at: number, opts: { category?: Section; kind?: string; breaking?: boolean } = {}): SimEvent {
-    const ev = createEvent(this.rng, `e${++this.eventSeq}`, at, opts);
+    const id = `e${++this.eventSeq}`;
+    let ev = createEvent(this.rng, id, at, opts);
+    for (let tries = 0; tries < 8 && this.clashes(ev, at); tries++) ev = createEvent(this.rng, id, at, { ...opts, kind: ev.kind });
     this.add(ev);
     if (kindOf(ev).twin && !opts.breaking && this.rng.chance(0.35)) this.add(createTwin(this.rng, `e${++this.eventSeq}`, at, ev));
     return ev;
+  }
+
+  private clashes(ev: SimEvent, at: number): boolean {
+    const slots = identitySlots(ev.kind);
+    for (const e of this.running(ev.category, at)) {
+      if (e.kind !== ev.kind) continue;
+      for (const k of slots) if (e.slots[k] === ev.slots[k]) return true;
+    }
+    return false;
   }
 
   private add(ev: SimEvent): void {
@@ -114,4 +131,20 @@ export class Newsroom {
   activeEvents(at: number): SimEvent[] {
     return SECTIONS.flatMap((c) => this.running(c, at).slice());
   }
+}
+
+/** names that tell events of a kind apart: the slots its headlines and leads use */
+const IDENTITY = ['city', 'country', 'org', 'org2', 'person', 'team', 'team2', 'work', 'product', 'condition'];
+const identityCache = new Map<string, string[]>();
+
+function identitySlots(kind: string): string[] {
+  let slots = identityCache.get(kind);
+  if (!slots) {
+    const k = kindByName(kind);
+    const used = new Set([...k.headlines, ...k.leads].flatMap((t) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)));
+    // a country holds many cities: only kinds written about a country (elections, rates) clash on it
+    slots = IDENTITY.filter((s) => used.has(s) && (s !== 'country' || !used.has('city')));
+    identityCache.set(kind, slots);
+  }
+  return slots;
 }
