@@ -5,7 +5,7 @@ import { articleFeatures, type ClusterFeatures, type ClusterHints } from './feat
 import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
 import { HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
 import { TermIndex } from './term-index.js';
-import { addInto, EMPTY_VEC, norm, Vocabulary } from './vectors.js';
+import { addInto, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.js';
 
 /**
  * Online story clustering over an active window. Each article probes an inverted index of
@@ -140,6 +140,8 @@ export class StoryClusterer {
   private readonly archive = new Map<string, StoryView>();
   private readonly index: TermIndex;
   private clock = -Infinity;
+  /** scratch: the current article's vector by term id (all zero between articles) */
+  private dense = new Float64Array(0);
   private lastSweep = -Infinity;
 
   constructor(private readonly opts: ClustererOptions = {}) {
@@ -173,10 +175,12 @@ export class StoryClusterer {
     const w = bodyChars >= (this.opts.textChars ?? 400) ? this.textWeights : bodyChars >= (this.opts.snippetChars ?? 40) ? this.snippetWeights : this.weights;
     let best: Story | null = null;
     let bestScore = -Infinity;
+    const dense = this.scatter(f.vec);
     for (const s of this.candidates(f)) {
-      const sc = scoreStory(f, category, s, w).total;
+      const sc = scoreStory(f, category, s, w, bestScore, dense).total;
       if (sc > bestScore) { bestScore = sc; best = s; }
     }
+    this.unscatter(f.vec);
     if (best && bestScore >= w.threshold) return this.join(best, a, f, hints, bestScore, 'score');
     return this.open(a, f, hints, Number.isFinite(bestScore) ? bestScore : 0);
   }
@@ -213,6 +217,21 @@ export class StoryClusterer {
       n++;
     }
     return n;
+  }
+
+  /** `v` written into the dense scratch array (grown with the vocabulary); `unscatter` clears it. */
+  private scatter(v: SparseVec): Float64Array {
+    if (this.dense.length < this.vocab.size) {
+      const grown = new Float64Array(Math.max(this.vocab.size, this.dense.length * 2, 1024));
+      this.dense = grown;
+    }
+    const d = this.dense;
+    for (let i = 0; i < v.ids.length; i++) d[v.ids[i]!] = v.weights[i]!;
+    return d;
+  }
+
+  private unscatter(v: SparseVec): void {
+    for (let i = 0; i < v.ids.length; i++) this.dense[v.ids[i]!] = 0;
   }
 
   private *candidates(f: ClusterFeatures): Iterable<Story> {

@@ -130,12 +130,30 @@ export interface ScoreParts {
   conflict: number;
 }
 
-export function scoreStory(a: ClusterFeatures, category: string | null, s: StoryProfile, w: ScoreWeights = DEFAULT_WEIGHTS): ScoreParts {
-  let content = s.centroidNorm > 0 ? dot(a.vec, s.centroid) / s.centroidNorm : 0;
-  for (let i = 0; i < s.exemplars.length; i++) {
-    const c = dot(a.vec, s.exemplars[i]!) * w.exemplar;
-    if (c > content) content = c;
-  }
+/** An article vector scattered into a dense array (index = term id), so a dot product costs one lookup per story term. */
+export interface DenseVec {
+  weights: Float64Array;
+}
+
+/** `a` (scattered in `dense`) dot `b`. */
+function denseDot(dense: Float64Array, b: SparseVec): number {
+  const ids = b.ids;
+  const ws = b.weights;
+  let s = 0;
+  for (let i = 0; i < ids.length; i++) s += dense[ids[i]!]! * ws[i]!;
+  return s;
+}
+
+/** No score to report: the upper bound could not beat `floor`. */
+const PRUNED: ScoreParts = { total: -Infinity, content: 0, entities: 0, headline: 0, time: 0, conflict: 0 };
+
+/**
+ * The join score of article `a` against story `s`. With `floor`, a story whose best possible
+ * score (content at its maximum of 1) cannot exceed it is not scored further (`total` is
+ * -Infinity): the content similarity is the expensive part. With `dense` (`a.vec` scattered by
+ * the caller) the dot products cost one lookup per story term.
+ */
+export function scoreStory(a: ClusterFeatures, category: string | null, s: StoryProfile, w: ScoreWeights = DEFAULT_WEIGHTS, floor = -Infinity, dense?: Float64Array): ScoreParts {
   const ne = a.entityIds.length;
   const entities = ne > 0 ? Math.min(1, overlap(a.entityIds, s.entityIds) / Math.min(ne, 2)) : 0;
   const nt = Math.min(a.titleIds.length, s.leadTitleIds.length);
@@ -154,6 +172,20 @@ export function scoreStory(a: ClusterFeatures, category: string | null, s: Story
   if (a.placeIds.length > 0 && s.corePlaceIds.length > 0 && overlap(a.placeIds, s.corePlaceIds) === 0) conflict += w.corePlaceConflict;
   if (a.cityIds.length > 0 && s.coreCityIds.length > 0 && overlap(a.cityIds, s.coreCityIds) === 0) conflict += w.coreCityConflict;
   const cat = category !== null && category === s.category ? 1 : 0;
+  const rest = w.entities * entities + w.headline * headline + w.time * time + w.category * cat - conflict;
+  // both vectors are unit length: no cosine exceeds 1 (and exemplars count at most w.exemplar <= 1)
+  if (w.content * Math.max(1, w.exemplar) + rest <= floor) return PRUNED;
+  let content = s.centroidNorm > 0 ? (dense ? denseDot(dense, s.centroid) : dot(a.vec, s.centroid)) / s.centroidNorm : 0;
+  // a single member counts at most w.exemplar: when even that cannot beat the floor, neither can this story
+  if (w.exemplar > content && w.content * w.exemplar + rest <= floor) return PRUNED;
+  if (w.exemplar > content) {
+    for (let i = 0; i < s.exemplars.length; i++) {
+      const e = s.exemplars[i]!;
+      const c = (dense ? denseDot(dense, e) : dot(a.vec, e)) * w.exemplar;
+      if (c > content) content = c;
+    }
+  }
+  // summed in the order of the parts, so a score never depends on whether a bound was taken
   const total = w.content * content + w.entities * entities + w.headline * headline + w.time * time + w.category * cat - conflict;
   return { total, content, entities, headline, time, conflict };
 }

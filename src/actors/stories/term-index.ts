@@ -9,6 +9,7 @@ import type { Vocabulary } from './vectors.js';
 export class TermIndex {
   private readonly postings = new Map<number, number | number[]>();
   private acc = new Float64Array(1024);
+  private vals = new Float64Array(1024);
 
   constructor(
     private readonly vocab: Vocabulary,
@@ -69,8 +70,27 @@ export class TermIndex {
       else for (let k = list.length - 1; k >= 0; k--) hit(list[k]!, w);
     }
     let chosen = touched;
-    if (touched.length > max) chosen = touched.slice().sort((x, y) => acc[y]! - acc[x]!).slice(0, max);
+    if (touched.length > max) chosen = this.top(touched, max);
     for (const slot of touched) acc[slot] = 0;
     return chosen;
+  }
+
+  /**
+   * The `max` touched slots of highest weight, highest first, ties in touched order: what a
+   * stable sort of all of them would start with, without sorting thousands of slots by a
+   * comparator (the cut-off comes from a numeric typed-array sort).
+   */
+  private top(touched: number[], max: number): number[] {
+    const acc = this.acc;
+    const n = touched.length;
+    if (this.vals.length < n) this.vals = new Float64Array(n * 2);
+    const vals = this.vals.subarray(0, n);
+    for (let i = 0; i < n; i++) vals[i] = acc[touched[i]!]!;
+    vals.sort();
+    const cut = vals[n - max]!;
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) if (acc[touched[i]!]! > cut) out.push(touched[i]!);
+    for (let i = 0; i < n && out.length < max; i++) if (acc[touched[i]!]! === cut) out.push(touched[i]!);
+    return out.sort((x, y) => acc[y]! - acc[x]!);
   }
 }
