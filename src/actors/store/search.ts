@@ -1,3 +1,5 @@
+import { describeError } from '../../runtime/errors.js';
+import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 
 /** matches ranked per query at most (the newest ones) */
@@ -29,7 +31,9 @@ export interface SearchResult extends SearchHit {
  * blended with recency: rank = ts_rank_cd * 1 / (1 + age_days / halfLifeDays), among the
  * MAX_CANDIDATES newest matches. Keyset paging on (rank, id) keeps pages disjoint; duplicates of
  * an original are left out. One statement (the `search_articles` function of migration 4), which
- * also returns the articles' fields and publisher names.
+ * also returns the articles' fields and publisher names. Queries whose words are in many articles
+ * (see refreshCommonLexemes, migration 5) are planned for their own text, so they walk the newest
+ * articles instead of fetching every match.
  */
 export async function searchArticles(
   sql: Sql,
@@ -47,4 +51,31 @@ export async function searchArticles(
     MAX_CANDIDATES,
   ]);
   return rows;
+}
+
+/** minutes between two refreshes of the common-lexeme table (autovacuum's ANALYZE moves slowly) */
+export const COMMON_LEXEMES_REFRESH_MS = 10 * 60_000;
+
+/**
+ * Rebuilds the table of lexemes found in at least 1 % of the articles from PostgreSQL's column
+ * statistics (`refresh_search_common_lexemes`, migration 5); returns how many there are. Cheap (it
+ * reads pg_stats only); call it after bulk loads and ANALYZE, and now and then.
+ */
+export async function refreshCommonLexemes(sql: Sql): Promise<number> {
+  const { rows } = await sql.query<{ n: number }>('SELECT refresh_search_common_lexemes() AS n');
+  return rows[0]!.n;
+}
+
+/** Refreshes the common lexemes now and every `everyMs`; returns the function that stops it. */
+export function keepCommonLexemesFresh(sql: Sql, log: Logger, everyMs = COMMON_LEXEMES_REFRESH_MS): () => void {
+  const refresh = () => {
+    refreshCommonLexemes(sql).then(
+      (n) => log.debug({ common_lexemes: n }, 'search common lexemes refreshed'),
+      (err: unknown) => log.warn({ err: describeError(err) }, 'search common lexemes refresh failed'),
+    );
+  };
+  refresh();
+  const timer = setInterval(refresh, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
