@@ -5,6 +5,7 @@ import type { SharedFetcher } from './fetcher.js';
 import { CursorCodec } from '../api/cursor.js';
 import { FeedService } from '../api/feed.js';
 import { registerApiRoutes } from '../api/routes.js';
+import { keepCommonLexemesFresh } from '../actors/store/search.js';
 
 /**
  * The API role of a node: the feed service (hot pages, snapshots, invalidation events) and the
@@ -14,12 +15,15 @@ export function apiComponent(
   opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; fetcher?: SharedFetcher } = {},
 ): Component {
   let feed: FeedService | null = null;
+  let stopLexemes: (() => void) | null = null;
   return {
     name: 'api',
     async start(node: Node) {
       const codec = new CursorCodec(node.cursorSecret);
       feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log });
       await feed.start();
+      // which search words are common enough to be planned for their literal (autovacuum's statistics)
+      stopLexemes = keepCommonLexemesFresh(node.sql, node.log);
       // admin: a publisher added by its site URL alone is looked up through the safe fetcher
       const f = opts.fetcher;
       registerApiRoutes(node.router, {
@@ -36,6 +40,7 @@ export function apiComponent(
       });
     },
     async stop() {
+      stopLexemes?.();
       await feed?.stop();
     },
   };
