@@ -120,15 +120,21 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
     const appendedMs = performance.now() - t0;
     await service.drain();
     const drainedMs = performance.now() - t0;
-    // visible: the story of the last article appended shows on the first page of its story's category (or the top feed)
+    // visible: the story of the last article appended is in /v1/feed of its story's category (or
+    // the top feed), on whichever page its rank puts it (a one-article story ranks low among thousands)
     const last = (await sql.query<{ story_id: string; category: string }>(
       'SELECT a.story_id, s.category FROM articles a JOIN stories s ON s.id = a.story_id WHERE a.url = $1', [articles.at(-1)!.url],
     )).rows[0];
     let visible = false;
     for (const end = Date.now() + 15_000; last && !visible && Date.now() < end; ) {
       for (const path of [`/v1/feed?category=${last.category}&limit=50`, '/v1/feed?limit=50']) {
-        const body = (await (await fetch(`${base}${path}`)).json()) as { items?: { story_id: string }[] };
-        visible ||= !!body.items?.some((it) => it.story_id === last.story_id);
+        let cursor: string | null = null;
+        for (let page = 0; page < 200 && !visible; page++) {
+          const body = (await (await fetch(`${base}${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json()) as { items?: { story_id: string }[]; next_cursor?: string | null };
+          visible ||= !!body.items?.some((it) => it.story_id === last.story_id);
+          cursor = body.next_cursor ?? null;
+          if (!cursor) break;
+        }
       }
       if (!visible) await new Promise((r) => setTimeout(r, 20));
     }
