@@ -32,6 +32,9 @@ function schemaSuite(open: () => Promise<{ sql: Sql; done(): Promise<void> }>) {
     expect(second).toEqual({ applied: [], current: LATEST });
     const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
     expect(rows[0]!.n).toBe(VERSIONS.length);
+    // exact dedup's lookup by url_hash rides the unique (url_hash, published_at) index; no second one
+    const idx = await sql.query<{ name: string | null }>("SELECT to_regclass('articles_url_hash_idx')::text AS name");
+    expect(idx.rows[0]!.name).toBeNull();
   });
 
   it('articles: month partitions, rows moved out of the default partition, weighted search vector', async () => {

@@ -358,6 +358,13 @@ $fn$;
 SELECT refresh_search_common_lexemes();
 `;
 
+// Exact dedup looks a URL up by `url_hash` alone, which the unique (url_hash, published_at) index
+// answers by its leading column (and in the order the lookup wants); a second index on url_hash
+// only cost every insert its upkeep.
+const dropRedundantUrlHashIndex = `
+DROP INDEX IF EXISTS articles_url_hash_idx;
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -365,6 +372,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 3, name: 'dedup fingerprints with coordinator handles', sql: fingerprints },
   { version: 4, name: 'search as one planned-once function returning the page', sql: searchFunction },
   { version: 5, name: 'search plans queries with common words for their literal', sql: searchCommonLexemes },
+  { version: 6, name: 'drop the url_hash index the unique (url_hash, published_at) index makes redundant', sql: dropRedundantUrlHashIndex },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */
