@@ -56,7 +56,7 @@ const HONORIFICS = new Set(
 const ROLE_WORDS = new Set(
   [...HONORIFICS, ...('officer spokesperson researcher astronomer scientist economist epidemiologist investigator ' +
     'leader chair chairwoman founder analyst professor commissioner lawyer attorney striker midfielder defender ' +
-    'goalkeeper player rapper author writer host presenter governor premier mp candidate activist officials ' +
+    'goalkeeper player rapper author writer host presenter governor premier mp candidate activist ' +
     'deputy envoy ambassador diplomat general colonel sergeant detective inspector head boss owner widow son daughter ' +
     'wife husband mother father brother sister teammate winger forward coach').split(' ')],
 );

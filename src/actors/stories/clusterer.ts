@@ -52,7 +52,7 @@ export interface ClustererOptions {
   snippetChars?: number;
   /** overrides for articles with at least `textChars` of snippet or text */
   textWeights?: Partial<ScoreWeights>;
-  /** body length from which the text profile applies (default 200) */
+  /** body length from which the text profile applies (default 400) */
   textChars?: number;
   lead?: LeadPolicy;
   /** called with each story leaving the active window */
