@@ -4,6 +4,7 @@ import { toMillis, type ArticleInput } from '../enrich/text.js';
 import { articleFeatures, type ClusterFeatures, type ClusterHints } from './features.js';
 import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
 import { HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
+import { coreIds, countKeys, countShared, mergeIds } from './story-keys.js';
 import { TermIndex } from './term-index.js';
 import { addInto, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.js';
 
@@ -94,38 +95,9 @@ interface Story extends StoryProfile {
   cityCounts: number[] | null;
 }
 
-/**
- * Count keys into `counts` (flat [id, count, id, count, ...]: a story names few keys, and a
- * Map per story would cost more than the story itself); returns how many reach half of `n`.
- */
-function countKeys(counts: number[] | null, ids: Int32Array, n: number): [number[] | null, number] {
-  if (ids.length > 0) {
-    counts ??= [];
-    for (const id of ids) {
-      let k = 0;
-      while (k < counts.length && counts[k] !== id) k += 2;
-      if (k < counts.length) counts[k + 1]!++;
-      else if (counts.length < 64) counts.push(id, 1);
-    }
-  }
-  if (!counts) return [null, 0];
-  let dominant = 0;
-  for (let k = 1; k < counts.length; k += 2) if (counts[k]! * 2 >= n) dominant++;
-  return [counts, dominant];
-}
-
 const ENTITY_CAP = 32;
 const EXEMPLARS = 5;
 const CENTROID_TERMS = 192;
-
-function mergeIds(a: Int32Array, b: Int32Array, cap: number): Int32Array {
-  if (b.length === 0 || a.length >= cap) return a;
-  const s = new Set(a);
-  for (const x of b) s.add(x);
-  if (s.size === a.length) return a;
-  const out = Int32Array.from(s).slice(0, Math.max(cap, a.length));
-  return out.sort();
-}
 
 export class StoryClusterer {
   readonly vocab = new Vocabulary();
@@ -329,25 +301,4 @@ export class StoryClusterer {
       category: s.category, regions: [...s.regions], entities: ents, article_ids: [...s.articleIds], active,
     };
   }
-}
-
-/** The lead's keys plus every key named by at least half the story's articles, sorted. */
-function coreIds(lead: Int32Array, counts: number[] | null, n: number): Int32Array {
-  if (!counts) return lead;
-  let extra: number[] | null = null;
-  for (let k = 1; k < counts.length; k += 2) {
-    const id = counts[k - 1]!;
-    if (counts[k]! * 2 >= n && !lead.includes(id)) (extra ??= []).push(id);
-  }
-  if (!extra) return lead;
-  const out = new Int32Array(lead.length + extra.length);
-  out.set(lead);
-  out.set(extra, lead.length);
-  return out.sort();
-}
-
-function countShared(a: Int32Array, b: Int32Array): number {
-  let n = 0;
-  for (const x of a) if (b.includes(x)) n++;
-  return n;
 }
