@@ -105,7 +105,10 @@ export class FeedService {
   async render(q: FeedQuery): Promise<HotEntry> {
     const scope = feedKey(q.region, q.category);
     const key = `${scope}|${q.limit}|${q.cursor ?? ''}`;
-    return this.hot.get(key) ?? this.hot.set(key, scope, JSON.stringify(await this.page(q)));
+    const hit = this.hot.get(key);
+    if (hit) return hit;
+    const token = this.hot.token(scope);
+    return this.hot.set(key, scope, JSON.stringify(await this.page(q)), token);
   }
 
   async page(q: FeedQuery): Promise<{ items: FeedItem[]; next_cursor: string | null }> {

@@ -14,6 +14,9 @@ export interface HotEntry {
  */
 export class HotCache {
   private entries = new Map<string, HotEntry & { scope: string }>();
+  /** invalidations per scope, and of everything: a page rendered across one is not kept */
+  private generations = new Map<string, number>();
+  private epoch = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -31,7 +34,19 @@ export class HotCache {
     return e;
   }
 
-  set(key: string, scope: string, body: string | Buffer): HotEntry {
+  /**
+   * Taken before rendering a page of `scope`; `set` with it keeps the page only if no
+   * invalidation of the scope came in between (else a page built from the data just replaced
+   * would be served for a whole TTL).
+   */
+  token(scope: string): string {
+    return `${this.epoch}:${this.generations.get(scope) ?? 0}`;
+  }
+
+  set(key: string, scope: string, body: string | Buffer, token?: string): HotEntry {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const e = { body: bytes, etag: etagOf(bytes), at: this.now(), scope };
+    if (token !== undefined && token !== this.token(scope)) return e;
     if (this.entries.size >= this.max) {
       // drop the oldest tenth; Map iteration order is insertion order
       let n = Math.ceil(this.max / 10);
@@ -40,18 +55,19 @@ export class HotCache {
         if (--n === 0) break;
       }
     }
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    const e = { body: bytes, etag: etagOf(bytes), at: this.now(), scope };
     this.entries.set(key, e);
     return e;
   }
 
   invalidate(scopes: Iterable<string>): void {
     const set = new Set(scopes);
+    for (const scope of set) this.generations.set(scope, (this.generations.get(scope) ?? 0) + 1);
     for (const [k, e] of this.entries) if (set.has(e.scope)) this.entries.delete(k);
   }
 
   clear(): void {
+    this.epoch++;
+    this.generations.clear();
     this.entries.clear();
   }
 }

@@ -67,3 +67,30 @@ describe('RateLimiter', () => {
     expect(rl.take('a')).toBeGreaterThan(0);
   });
 });
+
+describe('HotCache', () => {
+  it('keeps a page only when no invalidation of its scope came while it was rendered', async () => {
+    const { HotCache } = await import('../../src/api/hot-cache.js');
+    let t = 0;
+    const hot = new HotCache(5_000, () => t);
+    // rendered across an invalidation: served to its caller, not kept
+    const before = hot.token('feed:global:top');
+    hot.invalidate(['feed:global:top']);
+    expect(hot.set('a', 'feed:global:top', '{"old":1}', before).body.toString()).toBe('{"old":1}');
+    expect(hot.get('a')).toBeNull();
+    // another scope's invalidation does not matter
+    const other = hot.token('feed:global:top');
+    hot.invalidate(['feed:us:sports']);
+    hot.set('a', 'feed:global:top', '{"new":1}', other);
+    expect(hot.get('a')?.body.toString()).toBe('{"new":1}');
+    // clearing everything counts for every scope
+    const third = hot.token('feed:global:top');
+    hot.clear();
+    hot.set('b', 'feed:global:top', '{}', third);
+    expect(hot.get('b')).toBeNull();
+    // and the TTL still expires kept pages
+    hot.set('c', 'feed:global:top', '{}');
+    t += 5_001;
+    expect(hot.get('c')).toBeNull();
+  });
+});
