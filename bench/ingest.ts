@@ -173,11 +173,11 @@ async function throughput(mode: Mode, corpus: IngestCorpus, n: number): Promise<
       out[`${m}_stage_${st}_share`] = round(ms / busy, 3);
       out[`${m}_stage_${st}_ms_per_1k`] = round((ms / totals.n) * 1000, 1);
     }
-    // Three stages work on consecutive batches at once (prepare on the CPU pool; decide: exact
-    // dedup, near-dup, clustering; write: transaction and cache), so the slowest one bounds the
-    // rate. Their wall times include waiting for a core: the CPU figures below tell how much of
-    // it is work.
-    const groups: Record<string, readonly string[]> = { prepare: ['prepare'], decide: ['exact_dedup', 'near_dup', 'cluster'], write: ['sql_tx', 'publish_lookup', 'cache_publish'] };
+    // Four stages work on consecutive batches at once (prepare on the CPU pool; decide: exact
+    // dedup, near-dup, clustering; write: the transaction; announce: lead lookup and feed cache),
+    // so the slowest one bounds the rate. Their wall times include waiting for a core: the CPU
+    // figures below tell how much of it is work.
+    const groups: Record<string, readonly string[]> = { prepare: ['prepare'], decide: ['exact_dedup', 'near_dup', 'cluster'], write: ['sql_tx'], announce: ['publish_lookup', 'cache_publish'] };
     let worst = '';
     let worstMs = 0;
     for (const [g, stages] of Object.entries(groups)) {

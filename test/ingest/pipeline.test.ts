@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIngest, type IngestService } from '../../src/actors/ingest/service.js';
 import type { RawArticle } from '../../src/actors/ingest/types.js';
+import { storyKey } from '../../src/actors/store/feed-items.js';
 import { addPublishers } from '../../src/actors/store/publishers.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { ActorSystem } from '../../src/runtime/system.js';
@@ -123,6 +124,39 @@ describe.each(databases)('ingest pipeline on %s (dedup shards in a worker)', (_m
     const r = (await rows()).filter((x) => x.url === first.url);
     expect(r).toHaveLength(1);
     expect(r[0]!.title).toBe('Markets rally as inflation cools (updated again)');
+  });
+
+  it('a stalled feed cache holds back announcements, not the transactions; they follow once it answers', async () => {
+    await ingest.stop();
+    await system.shutdown();
+    system = new ActorSystem();
+    // a cache whose writes wait for a gate: the story sets are written only after it opens
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const stalled = new Proxy(cache, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'mset' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+        return async (...args: unknown[]) => {
+          await gate;
+          return (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    ingest = await startIngest({ system, sql: db.sql, databaseUrl: db.url, cache: stalled, pool: null, partitions: 2, maxBatch: 1, now: () => NOW });
+    const urls = ['https://late.example/harbour-bridge-closes', 'https://late.example/ferry-strike-ends'];
+    await ingest.ingest([
+      { url: urls[0]!, title: 'Harbour bridge closes for repairs in Sydney', publisher: 'late', published_at: at(110), summary: 'The bridge will be shut for two weekends while engineers replace expansion joints.' },
+      { url: urls[1]!, title: 'Ferry strike ends in Wellington after pay deal', publisher: 'late', published_at: at(111), summary: 'Ferry crews in Wellington voted to accept a new pay offer, ending a week of cancellations.' },
+    ]);
+    const stored = async () => (await rows()).filter((x) => urls.includes(x.url));
+    for (let i = 0; i < 200 && (await stored()).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    const written = await stored();
+    expect(written).toHaveLength(2);
+    expect(await cache.get(storyKey(written[1]!.story_id))).toBeNull();
+    open();
+    await ingest.drain();
+    for (const r of written) expect(await cache.get(storyKey(r.story_id))).not.toBeNull();
   });
 
   it('rejects bad raw articles with a reason and keeps the rest', async () => {

@@ -90,9 +90,11 @@ export class IngestPipeline {
     return this.d.prepare(raw);
   }
 
-  /** Everything after the CPU stage for one batch: `decide`, then `write`. */
+  /** Everything after the CPU stage for one batch: `decide`, `write`, then `announce`. */
   async commit(prepared: Prepared): Promise<IngestOutcome> {
-    return this.write(await this.decide(prepared));
+    const d = await this.decide(prepared);
+    await this.write(d);
+    return this.announce(d);
   }
 
   /**
@@ -159,22 +161,29 @@ export class IngestPipeline {
   }
 
   /**
-   * One transaction writing a decided batch (articles, refreshed rows, stories, fingerprints),
-   * then the feed cache and events. Batches are written in the order they were decided; a
-   * failed write can be retried with the same `Decided`.
+   * One transaction writing a decided batch (articles, refreshed rows, stories, fingerprints).
+   * Batches are written in the order they were decided; a failed write can be retried with the
+   * same `Decided`. Once it returns, exact dedup finds the batch's URLs in the database.
    */
-  async write(d: Decided): Promise<IngestOutcome> {
-    const { rows, stories: storyRows } = d;
+  async write(d: Decided): Promise<void> {
     await this.d.sql.tx(async (q) => {
-      await upsertArticles(q, rows);
+      await upsertArticles(q, d.rows);
       await refreshArticles(q, d.refresh);
-      await upsertStories(q, storyRows);
+      await upsertStories(q, d.stories);
       await this.d.fingerprints.write(q, d.fingerprints);
     });
-    // stored now: exact dedup finds these URLs in the database
     const at = this.inFlight.indexOf(d.known);
     if (at >= 0) this.inFlight.splice(at, 1);
+  }
 
+  /**
+   * After a batch is written: its stories into the feed cache, thumbnails queued, counts and
+   * events. Not part of the transaction, so the next batch's transaction need not wait for it;
+   * batches are announced in the order they were written. Never fails (a failing cache only
+   * delays stories: the API reads SQL).
+   */
+  async announce(d: Decided): Promise<IngestOutcome> {
+    const { rows, stories: storyRows } = d;
     const cached = await this.publish(storyRows, rows);
     this.d.thumbnails?.enqueue(d.thumbnails);
     const duplicates = rows.filter((r) => r.duplicate_of !== null).length;

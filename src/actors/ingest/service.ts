@@ -141,9 +141,10 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     })().catch((err: unknown) => log.warn({ err: String(err) }, 'dedup expiry failed'));
   }, o.expireEveryMs ?? 10 * 60_000);
   expiry.unref();
-  // Three stages in flight on consecutive batches: while one batch is written (one transaction,
-  // then the cache), the next is deduplicated and clustered, and the one after is prepared on
-  // the CPU pool. Each stage handles batches in order; a failing stage is retried, never dropped.
+  // Four stages in flight on consecutive batches: while one batch is announced (feed cache,
+  // events), the next is written (one transaction), the one after is deduplicated and
+  // clustered, and the one after that is prepared on the CPU pool. Each stage handles batches
+  // in order; a failing stage is retried, never dropped.
   const retrying = async <T>(what: string, size: number, fn: () => Promise<T>): Promise<T> => {
     for (;;) {
       try {
@@ -155,27 +156,38 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     }
   };
   let deciding: Promise<unknown> = Promise.resolve();
-  let writing: Promise<void> = Promise.resolve();
-  let writtenBefore: Promise<void> = Promise.resolve();
+  let writing: Promise<unknown> = Promise.resolve();
+  let announcing: Promise<void> = Promise.resolve();
+  // the last few batches' writes and announcements, newest last: how far behind a stage may fall
+  const writes: Promise<unknown>[] = [];
+  const announcements: Promise<unknown>[] = [];
   queue.consume(async (batch) => {
     const prepared: Prepared = await pipeline.prepare(batch);
     const previousDecide = deciding;
-    const previousWrite = writing;
     const decided = previousDecide.then(() => retrying('decide', prepared.ok.length, () => pipeline.decide(prepared)));
     deciding = decided;
-    writing = Promise.all([decided, previousWrite]).then(async ([d]) => {
-      const r = await retrying('write', d.rows.length, () => pipeline.write(d));
+    const written = Promise.all([decided, writing]).then(async ([d]) => {
+      await retrying('write', d.rows.length, () => pipeline.write(d));
+      return d;
+    });
+    writing = written;
+    announcing = Promise.all([written, announcing]).then(async ([d]) => {
+      const r = await retrying('announce', d.rows.length, () => pipeline.announce(d));
       log.debug(r, 'ingest batch stored');
     });
-    // the next batch is prepared while this one is decided and the previous one written
-    const twoBack = writtenBefore;
-    writtenBefore = previousWrite;
-    await Promise.all([previousDecide, twoBack]);
+    writes.push(written);
+    announcements.push(announcing);
+    if (writes.length > 3) writes.shift();
+    if (announcements.length > 4) announcements.shift();
+    // the next batch is prepared while this one is decided, the one before written and the one
+    // before that announced: wait for the decide before this, the write two back, the announcement three back
+    await Promise.all([previousDecide, writes.length === 3 ? writes[0] : undefined, announcements.length === 4 ? announcements[0] : undefined]);
   });
   const drain = async () => {
     await queue.drain();
     await deciding;
     await writing;
+    await announcing;
   };
   return {
     ingest: (articles) => queue.append(articles),
@@ -188,6 +200,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
       await queue.close();
       await deciding;
       await writing;
+      await announcing;
     },
   };
 }
