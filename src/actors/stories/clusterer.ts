@@ -113,7 +113,7 @@ export class StoryClusterer {
   private readonly index: TermIndex;
   private clock = -Infinity;
   /** scratch: the current article's vector by term id (all zero between articles) */
-  private dense = new Float64Array(0);
+  private dense = new Float32Array(0);
   private lastSweep = -Infinity;
 
   constructor(private readonly opts: ClustererOptions = {}) {
@@ -192,9 +192,9 @@ export class StoryClusterer {
   }
 
   /** `v` written into the dense scratch array (grown with the vocabulary); `unscatter` clears it. */
-  private scatter(v: SparseVec): Float64Array {
+  private scatter(v: SparseVec): Float32Array {
     if (this.dense.length < this.vocab.size) {
-      const grown = new Float64Array(Math.max(this.vocab.size, this.dense.length * 2, 1024));
+      const grown = new Float32Array(Math.max(this.vocab.size, this.dense.length * 2, 1024));
       this.dense = grown;
     }
     const d = this.dense;

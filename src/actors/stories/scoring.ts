@@ -132,11 +132,11 @@ export interface ScoreParts {
 
 /** An article vector scattered into a dense array (index = term id), so a dot product costs one lookup per story term. */
 export interface DenseVec {
-  weights: Float64Array;
+  weights: Float32Array;
 }
 
 /** `a` (scattered in `dense`) dot `b`. */
-function denseDot(dense: Float64Array, b: SparseVec): number {
+function denseDot(dense: Float32Array, b: SparseVec): number {
   const ids = b.ids;
   const ws = b.weights;
   let s = 0;
@@ -153,7 +153,7 @@ const PRUNED: ScoreParts = { total: -Infinity, content: 0, entities: 0, headline
  * -Infinity): the content similarity is the expensive part. With `dense` (`a.vec` scattered by
  * the caller) the dot products cost one lookup per story term.
  */
-export function scoreStory(a: ClusterFeatures, category: string | null, s: StoryProfile, w: ScoreWeights = DEFAULT_WEIGHTS, floor = -Infinity, dense?: Float64Array): ScoreParts {
+export function scoreStory(a: ClusterFeatures, category: string | null, s: StoryProfile, w: ScoreWeights = DEFAULT_WEIGHTS, floor = -Infinity, dense?: Float32Array): ScoreParts {
   const ne = a.entityIds.length;
   const entities = ne > 0 ? Math.min(1, overlap(a.entityIds, s.entityIds) / Math.min(ne, 2)) : 0;
   const nt = Math.min(a.titleIds.length, s.leadTitleIds.length);
