@@ -78,13 +78,20 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
   const windowMs = cfg.clusterer?.windowMs ?? WINDOW_MS;
   const sweepMs = cfg.sweepMs ?? 600_000;
 
-  async function addOne(state: StoryClusterState, article: ArticleInput, hints: ClusterHints = {}): Promise<AddResult> {
+  async function addOne(state: StoryClusterState, article: ArticleInput, hints: ClusterHints, touched: Set<string>): Promise<AddResult> {
     const r = state.clusterer.add(article, hints);
     await cfg.store.appendArticle({ article, hints, story_id: r.storyId });
-    const view = state.clusterer.get(r.storyId);
-    if (view) await cfg.store.saveStory(view);
+    touched.add(r.storyId);
     await flushArchived(state);
     return r;
+  }
+
+  /** Each story a message changed is saved once, as it stands after the message (not once per article). */
+  async function saveTouched(state: StoryClusterState, touched: Set<string>): Promise<void> {
+    for (const id of touched) {
+      const view = state.clusterer.get(id);
+      if (view?.active) await cfg.store.saveStory(view);
+    }
   }
 
   async function flushArchived(state: StoryClusterState): Promise<void> {
@@ -104,11 +111,17 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
     },
     async receive(state, msg, ctx): Promise<StoryClusterReply> {
       switch (msg.type) {
-        case 'add':
-          return addOne(state, msg.article, msg.hints);
+        case 'add': {
+          const touched = new Set<string>();
+          const r = await addOne(state, msg.article, msg.hints ?? {}, touched);
+          await saveTouched(state, touched);
+          return r;
+        }
         case 'add-batch': {
           const out: AddResult[] = [];
-          for (const it of msg.items) out.push(await addOne(state, it.article, it.hints));
+          const touched = new Set<string>();
+          for (const it of msg.items) out.push(await addOne(state, it.article, it.hints ?? {}, touched));
+          await saveTouched(state, touched);
           return out;
         }
         case 'get':
