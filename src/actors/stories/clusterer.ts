@@ -60,7 +60,10 @@ export interface ClustererOptions {
   onArchive?: (story: StoryView) => void;
   /** keep archived stories in memory for `get` (default true; a store can take over) */
   keepArchive?: boolean;
-  /** candidates fully scored per article */
+  /**
+   * candidates fully scored per article (default 20: the best 20 by salient-term overlap scored
+   * UCI, ECB+ and simulated events as well as 40 did, 0.908 against 0.902 on the simulator, at half the cost)
+   */
   maxCandidates?: number;
   /** background word statistics for IDF (default: config/models/background-df.json; false: none) */
   background?: false | { docs: number; df: Record<string, number> };
@@ -121,7 +124,7 @@ export class StoryClusterer {
     this.snippetWeights = { ...SNIPPET_WEIGHTS, ...opts.snippetWeights };
     this.textWeights = { ...TEXT_WEIGHTS, ...opts.textWeights };
     this.windowMs = opts.windowMs ?? 48 * 3_600_000;
-    this.maxCandidates = opts.maxCandidates ?? 40;
+    this.maxCandidates = opts.maxCandidates ?? 20;
     this.index = new TermIndex(this.vocab, (slot) => this.slots[slot] != null);
     const bg = opts.background === undefined ? loadBackgroundDf() : opts.background;
     if (bg) this.vocab.seed(bg.docs, bg.df);
