@@ -234,6 +234,10 @@ export class MemoryCache implements Cache {
     await this.zremrangebyrank(key, 0, -keep - 1);
   }
 
+  async zaddTrimMany(sets: readonly { key: string; members: readonly ScoredMember[] }[], keep: number): Promise<void> {
+    for (const { key, members } of sets) await this.zaddTrim(key, members, keep);
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     const subs = this.channels.get(channel);
     if (subs === undefined) return;

@@ -201,6 +201,17 @@ export class RedisCache implements Cache {
     await this.exec(m);
   }
 
+  async zaddTrimMany(sets: readonly { key: string; members: readonly ScoredMember[] }[], keep: number): Promise<void> {
+    if (sets.length === 0) return;
+    // one MULTI for every set: one round trip, and readers never see a set above its bound
+    const m = this.client.multi();
+    for (const { key, members } of sets) {
+      if (members.length > 0) m.zadd(this.k(key), ...members.flatMap((x) => [fmt(x.score), x.member]));
+      m.zremrangebyrank(this.k(key), 0, -keep - 1);
+    }
+    await this.exec(m);
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     await this.call(() => this.client.publish(this.k(channel), message));
   }

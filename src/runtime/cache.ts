@@ -56,6 +56,8 @@ export interface Cache {
   hgetallMany(keys: readonly string[]): Promise<Record<string, string>[]>;
   /** adds to one sorted set and trims it to its `keep` highest-scored members */
   zaddTrim(key: string, members: readonly ScoredMember[], keep: number): Promise<void>;
+  /** `zaddTrim` for many sorted sets in one round trip, all applied together */
+  zaddTrimMany(sets: readonly { key: string; members: readonly ScoredMember[] }[], keep: number): Promise<void>;
 
   /** invalidation events; delivered to every subscriber of the channel, including in this process */
   publish(channel: string, message: string): Promise<void>;

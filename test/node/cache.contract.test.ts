@@ -156,6 +156,16 @@ describe.each(factories)('cache contract: %s', (_name, make) => {
     expect((await c.zrevrangebyscore('feed', Infinity, -Infinity)).map((m) => m.member)).toEqual(['s6', 's5', 's4', 's3']);
   });
 
+  it('zaddTrimMany adds to and trims every set it is given', async () => {
+    const c = s.cache;
+    await c.zaddTrim('fa', [1, 2].map((i) => sm(`a${i}`, i)), 3);
+    await c.zaddTrimMany([{ key: 'fa', members: [3, 4].map((i) => sm(`a${i}`, i)) }, { key: 'fb', members: [sm('b1', 1)] }, { key: 'fc', members: [] }], 3);
+    expect((await c.zrevrangebyscore('fa', Infinity, -Infinity)).map((m) => m.member)).toEqual(['a4', 'a3', 'a2']);
+    expect((await c.zrevrangebyscore('fb', Infinity, -Infinity)).map((m) => m.member)).toEqual(['b1']);
+    expect(await c.zcard('fc')).toBe(0);
+    await c.zaddTrimMany([], 3);
+  });
+
   it('batch helpers: mget, mset with TTLs, hgetallMany', async () => {
     const c = s.cache;
     await c.mset([{ key: 'k1', value: 'v1' }, { key: 'k2', value: 'v2', ttlMs: 50 }, { key: 'k3', value: 'v3', ttlMs: 60_000 }]);

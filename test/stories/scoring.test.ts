@@ -34,7 +34,7 @@ describe('scoreStory bounds and dense products', () => {
         const a = article();
         const s = story();
         const full = scoreStory(a, 'world', s, w).total;
-        const dense = new Float64Array(300);
+        const dense = new Float32Array(300);
         a.vec.ids.forEach((id, i) => { dense[id] = a.vec.weights[i]!; });
         expect(scoreStory(a, 'world', s, w, -Infinity, dense).total).toBe(full);
         const floor = full + rnd() * 1.6 - 0.4;

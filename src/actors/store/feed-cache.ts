@@ -31,7 +31,7 @@ export async function publishStories(cache: Cache, stories: readonly CachedStory
       }
     }
   }
-  await Promise.all([...byFeed].map(([f, members]) => cache.zaddTrim(f, members, FEED_KEEP)));
+  await cache.zaddTrimMany([...byFeed].map(([key, members]) => ({ key, members })), FEED_KEEP);
   await Promise.all([...removals].map(([f, ids]) => cache.zrem(f, ids)));
   const changed = [...new Set([...byFeed.keys(), ...removals.keys()])];
   await cache.publish(INVALIDATE_CHANNEL, JSON.stringify({ feeds: changed, stories: stories.map((s) => s.item.story_id) }));
