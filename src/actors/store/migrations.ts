@@ -183,6 +183,32 @@ const dropRedundantUrlHashIndex = `
 DROP INDEX IF EXISTS articles_url_hash_idx;
 `;
 
+// Cheaper ingest writes (every index and every generated value is paid on each insert or story rewrite):
+// - articles_publisher_idx serves no query (none lists a publisher's articles), so it only cost upkeep.
+//   (articles_region_category_idx stays: search ANDs it with the GIN bitmap for a common word in one
+//   edition and category.)
+// - stories_updated_idx serves no query (rankedStories' optional updated_at bound is a filter beside its
+//   score order), and the GIN on regions cannot serve the `$1 = ANY(regions)` the feed asks, so both only
+//   cost every story rewrite (a story is rewritten with each batch it grows in, never HOT: its score moves).
+// - duplicates never show in search (it asks `duplicate_of IS NULL`), so they get no search vector: the
+//   tsvector was a third of an article insert, and wire copies are a large share of the articles. The
+//   vector is recomputed when a row is updated, so one marked a duplicate later loses it.
+//   search_common_lexemes' shares are then shares of the searchable articles (statistics leave out NULLs).
+// Recreating the generated column rewrites the article partitions once.
+const cheaperIngestWrites = `
+DROP INDEX IF EXISTS articles_publisher_idx;
+DROP INDEX IF EXISTS stories_updated_idx;
+DROP INDEX IF EXISTS stories_regions_idx;
+ALTER TABLE articles DROP COLUMN search;
+ALTER TABLE articles ADD COLUMN search tsvector GENERATED ALWAYS AS (
+  CASE WHEN duplicate_of IS NULL THEN
+    setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A') ||
+    setweight(to_tsvector('english'::regconfig, coalesce(snippet, '')), 'B')
+  END
+) STORED;
+CREATE INDEX articles_search_idx ON articles USING gin (search);
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -191,6 +217,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 4, name: 'search as one planned-once function returning the page', sql: searchFunction },
   { version: 5, name: 'search plans queries with common words for their literal', sql: searchCommonLexemes },
   { version: 6, name: 'drop the url_hash index the unique (url_hash, published_at) index makes redundant', sql: dropRedundantUrlHashIndex },
+  { version: 7, name: 'cheaper ingest writes: drop indexes no query uses, no search vector for duplicates', sql: cheaperIngestWrites },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */
