@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchEmbedded, type TestDb } from '../helpers/db.js';
+import { PGLITE_START_MS } from '../node/pg-fixtures.js';
 import { startApi, type ApiHarness } from './harness.js';
 
 describe('per-client rate limits on public routes', () => {
@@ -11,7 +12,7 @@ describe('per-client rate limits on public routes', () => {
   beforeAll(async () => {
     db = await scratchEmbedded();
     api = await startApi(db.sql, new MemoryCache(), { rateLimit: { rps: 1, burst: 3 }, now: () => t, apiTokens: ['reader-token-1234567890'] });
-  }, 60_000);
+  }, PGLITE_START_MS); // embedded PGlite starts by running initdb in WASM: about 40 s on a loaded machine, close to 60 s
   afterAll(async () => {
     await api?.close();
     await db?.cleanup();

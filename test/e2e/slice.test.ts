@@ -18,7 +18,9 @@ import { scratchPostgres, type TestDb } from '../helpers/db.js';
 const ADMIN = 'e2e-admin-token-0123456789';
 
 /** The whole slice: simulated publishers → fetch → parse → dedup → stories → store → API. */
-describe('a node ingesting from simulated publishers', () => {
+// each test may wait up to 90 s in `until` (90 s + 30 s for the push): the test timeout must not cut
+// those waits short (at the default 30 s a slow machine fails on the bare timeout, long before `until`)
+describe('a node ingesting from simulated publishers', { timeout: 150_000 }, () => {
   let sim: Simulator;
   let db: TestDb;
   let node: Node;

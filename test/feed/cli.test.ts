@@ -99,7 +99,8 @@ describe('newsagg parse-feed', () => {
     },
   );
 
-  it('runs as a process through src/cli.ts', async () => {
+  // two `node --import tsx src/cli.ts` start-ups: seconds each on a loaded machine, so more than the default 30 s
+  it('runs as a process through src/cli.ts', { timeout: 120_000 }, async () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'parse-feed', join(dir, 'feed.xml')], { cwd: process.cwd() });
     expect(JSON.parse(stdout).entries[0].title).toBe('Hello & welcome');

@@ -207,7 +207,8 @@ describe.each(factories)('cache contract: %s', (_name, make) => {
 });
 
 /** Polls a condition (pub/sub is asynchronous); fails after a generous bound instead of hanging. */
-async function waitFor(cond: () => boolean, tries = 200): Promise<void> {
-  for (let i = 0; i < tries && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms; // a deadline, not a count of 10 ms sleeps (each can take far longer under load)
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   expect(cond()).toBe(true);
 }

@@ -40,7 +40,9 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-describe('newsagg CLI', () => {
+// each test starts `node --import tsx src/cli.ts` (compiling the CLI) once or twice: 11-13 s per
+// test on a loaded machine, against the default 30 s timeout; what is tested is the outcome, not the speed
+describe('newsagg CLI', { timeout: 120_000 }, () => {
   it('start on embedded storage serves /healthz and exits 0 on SIGTERM', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'newsagg-cli-'));
     dirs.push(dir);

@@ -16,16 +16,35 @@ const fast: PolicyConfig = {
   backoffMaxMs: 4_000,
   circuitOpenMs: 2_000,
   circuitOpenMaxMs: 8_000,
-  maxRetryAfterMs: 60_000,
+  // above the 10 min the rate-limited feeds ask for: they must get all of it, however long this
+  // test runs (with a 60 s cap they were polled again once a loaded machine took over a minute)
+  maxRetryAfterMs: 60 * 60_000,
 };
 
 let server: FeedServer;
 let n: Node;
 const modes: Mode[] = ['hang', 'error', 'rate-limit', 'malformed'];
+/** why each publisher fails, as its lastError starts */
+const reason: Partial<Record<Mode, RegExp>> = { 'rate-limit': /^FETCH_RATE_LIMITED/, error: /^FETCH_HTTP_ERROR/, malformed: /^FEED_UNPARSEABLE/ };
+/** what each feed URL's fetches came to, in order: 'ok' or the error code */
+const outcomes = new Map<string, string[]>();
+const note = (url: string, what: string) => void (outcomes.get(url) ?? outcomes.set(url, []).get(url)!).push(what);
 
 beforeAll(async () => {
   server = await new FeedServer().start();
-  n = makeNode({ manual: false, extra: { policy: fast } });
+  n = makeNode({
+    manual: false,
+    extra: {
+      policy: fast,
+      fetch: (req) => n.fetcher.fetch(req).then(
+        (res) => (note(req.url, 'ok'), res),
+        (err: unknown) => {
+          note(req.url, (err as { code?: string }).code ?? String(err));
+          throw err;
+        },
+      ),
+    },
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -33,7 +52,8 @@ afterAll(async () => {
 });
 
 describe('1,000 misbehaving publishers', () => {
-  it('do not delay healthy ones', { timeout: 150_000 }, async () => {
+  // three bounded waits of up to 60 s each (first wave, healthy polls, failing ones answered)
+  it('do not delay healthy ones', { timeout: 240_000 }, async () => {
     for (let i = 0; i < 1000; i++) {
       const mode = modes[i % 4]!;
       server.add(`bad${i}`, { mode, retryAfterS: 600 });
@@ -65,7 +85,16 @@ describe('1,000 misbehaving publishers', () => {
     expect(new Set(urls).size).toBe(urls.length);
     expect(urls.length).toBeGreaterThanOrEqual(healthy.length * 6);
 
-    const bad = await Promise.all(Array.from({ length: 1000 }, (_, i) => n.status(`bad${i}`).then((s) => ({ s, mode: modes[i % 4]! }))));
+    // In the first wave the feed server shares this one process with 1,000 connections: on a loaded
+    // machine some requests are answered after the fetcher's 15 s header timeout. That is a
+    // failure like any other (FETCH_TIMEOUT), retried after backoff, so wait (bounded) until every
+    // failing publisher has had an answer from its server and says why it fails.
+    const statuses = () => Promise.all(Array.from({ length: 1000 }, (_, i) => n.status(`bad${i}`).then((s) => ({ s, mode: modes[i % 4]! }))));
+    let bad = await statuses();
+    for (const end = Date.now() + 60_000; Date.now() < end && !bad.every(({ s, mode }) => !reason[mode] || reason[mode].test(s.lastError ?? '')); ) {
+      await new Promise((r) => setTimeout(r, 250));
+      bad = await statuses();
+    }
     for (const { s, mode } of bad) {
       if (mode === 'hang') {
         // still waiting on its first answer (holding nobody up), or timed out and backing off
@@ -74,11 +103,18 @@ describe('1,000 misbehaving publishers', () => {
         continue;
       }
       expect(s.failures).toBeGreaterThanOrEqual(1);
-      expect(s.lastError).toMatch(mode === 'rate-limit' ? /^FETCH_RATE_LIMITED/ : mode === 'error' ? /^FETCH_HTTP_ERROR/ : /^FEED_UNPARSEABLE/);
+      expect(s.lastError).toMatch(reason[mode]!);
       expect(s.nextPollAt).toBeGreaterThan(0); // never abandoned
     }
-    // the rate-limited ones asked for 10 min and got it: exactly one request each so far
-    const limited = bad.filter((b) => b.mode === 'rate-limit');
-    expect(limited.every((b) => b.s.polls === 1)).toBe(true);
+    // the rate-limited ones asked for 10 min and got it: exactly one 429 each, and no poll since
+    // (only a request that timed out or failed to connect can come before it)
+    for (const { s } of bad.filter((b) => b.mode === 'rate-limit')) {
+      const seen = outcomes.get(s.url) ?? [];
+      expect(seen.filter((o) => o === 'FETCH_RATE_LIMITED'), s.id).toHaveLength(1);
+      expect(seen.at(-1), s.id).toBe('FETCH_RATE_LIMITED');
+      for (const o of seen.slice(0, -1)) expect(o, s.id).toMatch(/^FETCH_(TIMEOUT|NETWORK)$/);
+      expect(s.polls, s.id).toBe(seen.length);
+      expect(s.intervalMs, s.id).toBeGreaterThanOrEqual(600_000);
+    }
   });
 });
