@@ -144,10 +144,13 @@ describe('a node ingesting from simulated publishers', { timeout: 150_000 }, () 
     const target = sim.publishers.find((p) => subscribed.has(p.feed_url))!;
     const [item] = sim.publish(1, target.id);
     expect(item).toBeDefined();
-    const { rows: before } = await node.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM articles');
-    await until('the pushed item to be stored', async () => {
-      const { rows } = await node.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM articles');
-      return rows[0]!.n > before[0]!.n ? true : null;
+    // the pushed item itself is stored, in a story the API serves
+    const storyId = await until('the pushed item to be stored', async () => {
+      const { rows } = await node.sql.query<{ story_id: string | null }>('SELECT story_id FROM articles WHERE url = $1', [item!.url]);
+      return rows[0]?.story_id ?? null;
     }, 30_000);
+    const story = await get(`/v1/stories/${encodeURIComponent(storyId)}`);
+    expect(story.status).toBe(200);
+    expect(JSON.stringify(story.body)).toContain(item!.url);
   });
 });
