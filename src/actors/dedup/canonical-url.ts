@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { NewsaggError } from '../../runtime/errors.js';
 import { isTrackingParam } from './tracking-params.js';
 
@@ -60,5 +60,6 @@ export function canonicalUrl(url: string, relCanonical?: string | null): string 
 
 /** 64-bit hash of the canonical URL as 16 hex digits: the exact-dedup key (`url_hash`). */
 export function urlHash(canonical: string): string {
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+  // the one-shot form skips a Hash object per call (same digest)
+  return oneShotHash('sha256', canonical, 'hex').slice(0, 16);
 }

@@ -15,6 +15,8 @@ const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]+);?/i;
 
 /** Strip markup and decode entities, repeating for double-escaped feeds (`&amp;lt;b&amp;gt;`). */
 export function stripHtml(input: string): string {
+  // every pattern below needs a `<` or an `&`: most headlines and snippets have neither
+  if (input.indexOf('<') < 0 && input.indexOf('&') < 0) return input;
   let s = input;
   for (let round = 0; round < 3; round++) {
     const before = s;
@@ -45,7 +47,7 @@ export function fold(s: string): string {
   } else if (out.includes('`')) {
     out = out.replace(/`/g, "'");
   }
-  return out.toLowerCase().replace(/\s+/g, ' ').trim();
+  return collapseSpaces(out.toLowerCase());
 }
 
 const AGENCIES = 'Reuters|AP|AFP|Bloomberg|dpa|DPA|UPI|IANS|PTI|ANI|Xinhua|Kyodo|Yonhap|ANSA|EFE|CNN|BBC|TASS|Interfax|AAP|CP|PA|KUNA|WAM|SPA|Bernama|Antara';
@@ -115,6 +117,28 @@ export function normalizeText(text: string): string {
   return fold(cleanText(text));
 }
 
-function collapseSpaces(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+/** `s.replace(/\s+/g, ' ').trim()`, without the copy when `s` is already like that (most text). */
+export function collapseSpaces(s: string): string {
+  return isCollapsed(s) ? s : s.replace(/\s+/g, ' ').trim();
+}
+
+/** Exactly the characters of a regex `\s` (which are also those `trim()` removes). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0x2000) return c === 0xa0 || c === 0x1680;
+  return c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** True when `s` has no whitespace but single plain spaces between other characters. */
+function isCollapsed(s: string): boolean {
+  // a regex `\s+` replace matches (and copies) every single space too, so checking first pays
+  let prevSpace = true; // a leading space is as bad as a run
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 32 && c < 0xa0) { prevSpace = false; continue; }
+    if (!isSpace(c)) { prevSpace = false; continue; }
+    if (c !== 32 || prevSpace) return false;
+    prevSpace = true;
+  }
+  return !prevSpace || s.length === 0;
 }

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { canonicalUrl, urlHash } from '../dedup/canonical-url.js';
 import { fingerprint } from '../dedup/fingerprint.js';
 import { simhashHex } from '../dedup/simhash.js';
 import { enrich } from '../enrich/enrich.js';
-import { clampSnippet } from '../store/articles.js';
-import { removeTitleNoise, stripHtml } from '../dedup/normalize.js';
+import { clampSnippet, SNIPPET_MAX } from '../store/articles.js';
+import { collapseSpaces, removeTitleNoise, stripHtml } from '../dedup/normalize.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 
 /**
@@ -32,7 +32,7 @@ export class InvalidRawArticleError extends Error {
 
 function prepareOne(r: RawArticle, now: number): PreparedArticle {
   if (!r || typeof r.url !== 'string' || typeof r.publisher !== 'string' || !r.publisher) throw new InvalidRawArticleError('article needs url and publisher');
-  const title = stripHtml(String(r.title ?? '')).replace(/\s+/g, ' ').trim().slice(0, 500);
+  const title = collapseSpaces(stripHtml(String(r.title ?? ''))).slice(0, 500);
   if (!title) throw new InvalidRawArticleError(`article ${r.url} has no title`);
   const canonical = canonicalUrl(r.url, r.canonical_url);
   const hash = urlHash(canonical);
@@ -51,7 +51,7 @@ function prepareOne(r: RawArticle, now: number): PreparedArticle {
     url: r.url,
     url_hash: hash,
     title,
-    snippet: clampSnippet(summary),
+    snippet: snippetOf(summary),
     thumbnail: r.thumbnail ?? null,
     publisher: r.publisher,
     published_at: publishedAt,
@@ -72,5 +72,11 @@ function prepareOne(r: RawArticle, now: number): PreparedArticle {
 
 /** Article ids are short, URL-safe and derived from the canonical URL hash. */
 export function articleId(hash: string): string {
-  return createHash('sha256').update(hash).digest('base64url').slice(0, 16);
+  // the one-shot form skips a Hash object per call (same digest)
+  return oneShotHash('sha256', hash, 'base64url').slice(0, 16);
+}
+
+/** `clampSnippet(summary)`, skipping its whitespace regex for the usual short, clean snippet. */
+function snippetOf(summary: string | null): string | null {
+  return summary && summary.length <= SNIPPET_MAX && collapseSpaces(summary) === summary ? summary : clampSnippet(summary);
 }
