@@ -97,14 +97,20 @@ export function removeBodyNoise(text: string): string {
 /** Removes `UPDATE 2-` style prefixes and `| Outlet` / `- Outlet` suffixes from a headline. */
 export function removeTitleNoise(title: string): string {
   let t = title.replace(TITLE_PREFIX, '');
-  if (TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');
+  // the pipe pattern may start at every position: look for its `|` first
+  if (t.indexOf('|') >= 0 && TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');
   else if (TITLE_SUFFIX.test(t) && t.replace(TITLE_SUFFIX, '').length >= 25) t = t.replace(TITLE_SUFFIX, '');
   return t;
 }
 
 /** A headline ready for fingerprinting. */
 export function normalizeTitle(title: string): string {
-  return fold(removeTitleNoise(collapseSpaces(stripHtml(title))));
+  return fold(cleanTitle(title));
+}
+
+/** A headline without markup and syndication noise, case kept: `normalizeTitle` before folding. */
+export function cleanTitle(title: string): string {
+  return removeTitleNoise(collapseSpaces(stripHtml(title)));
 }
 
 /** A snippet or body without markup and syndication noise, case kept (anchors read it). */
@@ -122,23 +128,12 @@ export function collapseSpaces(s: string): string {
   return isCollapsed(s) ? s : s.replace(/\s+/g, ' ').trim();
 }
 
-/** Exactly the characters of a regex `\s` (which are also those `trim()` removes). */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0x2000) return c === 0xa0 || c === 0x1680;
-  return c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
+/** whitespace `\s+` would change: any but the plain space, and runs of spaces */
+const UNCOLLAPSED = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}/;
 
 /** True when `s` has no whitespace but single plain spaces between other characters. */
 function isCollapsed(s: string): boolean {
-  // a regex `\s+` replace matches (and copies) every single space too, so checking first pays
-  let prevSpace = true; // a leading space is as bad as a run
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 32 && c < 0xa0) { prevSpace = false; continue; }
-    if (!isSpace(c)) { prevSpace = false; continue; }
-    if (c !== 32 || prevSpace) return false;
-    prevSpace = true;
-  }
-  return !prevSpace || s.length === 0;
+  // a `\s+` replace matches (and copies) every single space too; a test that fails is far cheaper
+  const n = s.length;
+  return n === 0 || (s.charCodeAt(0) !== 32 && s.charCodeAt(n - 1) !== 32 && !UNCOLLAPSED.test(s));
 }

@@ -40,6 +40,36 @@ export function tokenHashes(text: string, out: Uint32Array, n = 0): number {
 }
 
 /**
+ * `tokenHashes(fold(text), out)` for pure-ASCII `text`, without building the folded copy:
+ * upper-case letters hash as lower case, and whitespace and backticks separate tokens either
+ * way. Returns -1 as soon as it meets a non-ASCII character (the caller folds then).
+ */
+export function asciiTokenHashes(text: string, out: Uint32Array): number {
+  let h = 0x811c9dc5;
+  let inWord = false;
+  let n = 0;
+  const len = text.length;
+  let i = 0;
+  for (; i < len && n < out.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c > 127) return -1;
+    if (c >= 65 && c <= 90) c += 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      h = Math.imul(h ^ c, 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      out[n++] = h >>> 0;
+      h = 0x811c9dc5;
+      inWord = false;
+    }
+  }
+  // stopped at `out`'s end: NFKC could still join the last separator with a combining mark after it
+  for (; i < len; i++) if (text.charCodeAt(i) > 127) return -1;
+  if (inWord && n < out.length) out[n++] = h >>> 0;
+  return n;
+}
+
+/**
  * Shingle hashes of `size` consecutive tokens (unigrams when fewer tokens than `size`).
  * Writes into `out` and returns the count.
  */
