@@ -107,8 +107,13 @@ export function hamming(aHi: number, aLo: number, bHi: number, bLo: number): num
 
 /** 16-hex-digit form used in output and storage. */
 export function simhashHex(hi: number, lo: number): string {
-  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+  // byte table: ~4x cheaper than toString(16) + padStart, and this runs per article
+  return HEX2[hi >>> 24]! + HEX2[(hi >>> 16) & 255]! + HEX2[(hi >>> 8) & 255]! + HEX2[hi & 255]! +
+    HEX2[lo >>> 24]! + HEX2[(lo >>> 16) & 255]! + HEX2[(lo >>> 8) & 255]! + HEX2[lo & 255]!;
 }
+
+/** two hex digits of each byte value */
+const HEX2: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** Parses the 16-hex-digit form; throws on anything else. */
 export function parseSimhashHex(hex: string): SimHash {

@@ -36,9 +36,10 @@ function prepareOne(r: RawArticle, now: number): PreparedArticle {
   if (!title) throw new InvalidRawArticleError(`article ${r.url} has no title`);
   const canonical = canonicalUrl(r.url, r.canonical_url);
   const hash = urlHash(canonical);
-  const published = r.published_at && !Number.isNaN(Date.parse(r.published_at)) ? new Date(r.published_at) : new Date(now);
+  const parsed = dateMs(r.published_at);
+  const published = Number.isNaN(parsed) ? now : parsed;
   // an article dated in the future is dated now: feeds that pre-date items would pin them on top
-  const publishedAt = (published.getTime() > now + 10 * 60_000 ? new Date(now) : published).toISOString();
+  const publishedAt = new Date(published > now + 10 * 60_000 ? now : published).toISOString();
   const summary = r.summary ? stripHtml(r.summary) : null;
   const fp = fingerprint(title, summary, r.text ?? null);
   const e = enrich({
@@ -68,6 +69,14 @@ function prepareOne(r: RawArticle, now: number): PreparedArticle {
     feed_category: r.feed_category ?? null,
     publisher_country: r.publisher_country ?? null,
   };
+}
+
+/** Epoch ms of a raw date, NaN when missing or unreadable; a string is parsed once, not twice. */
+function dateMs(v: unknown): number {
+  if (!v) return NaN;
+  if (typeof v === 'string') return Date.parse(v);
+  // not what the type says, but kept as it always was: parsed as text, converted as a value
+  return Number.isNaN(Date.parse(v as string)) ? NaN : new Date(v as string).getTime();
 }
 
 /** Article ids are short, URL-safe and derived from the canonical URL hash. */
