@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { foldAbbreviations, loadGazetteer, type Gazetteer, type Place } from './gazetteer.js';
-import { STOPWORDS } from './text.js';
+import { isStopword, STOPWORDS } from './text.js';
 
 /**
  * Named entities (people, organisations, places) from title + snippet (+ transient text), by
@@ -105,6 +105,15 @@ function isCommon(common: Set<string>, lw: string): boolean {
 function isUpper(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0xde && c !== 0xd7);
 }
+/** `w === w.toUpperCase()`, without the upper-cased copy for ASCII words. */
+function isAllUpper(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c >= 97 && c <= 122) return false;
+    if (c >= 128) return w === w.toUpperCase();
+  }
+  return true;
+}
 function isWord(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7);
 }
@@ -180,23 +189,27 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
       // most words start in lower case: skip folding them (only capitalised words are looked up)
       const lw = upper ? w.toLowerCase() : w;
       lows.push(lw);
-      if (STOPWORDS.has(lw)) continue;
+      if (isStopword(lw)) continue;
       lowerable++;
       if (upper) capital++;
       // second letter first: upper-casing every word to compare would allocate per word
-      if (upper && w.length > 3 && isUpper(w.charCodeAt(1)) && w === w.toUpperCase()) allCaps++;
+      if (upper && w.length > 3 && isUpper(w.charCodeAt(1)) && isAllUpper(w)) allCaps++;
     }
     const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
     const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
 
     const n = words.length;
+    // judged once per word: the run loops below look at a word up to three times
+    const cand = C;
+    cand.length = 0;
+    for (let k = 0; k < n; k++) cand.push(isCandidate(words[k]!, lows[k]!, starts[k]!, titleCase, shouting, lex, g));
     let i = 0;
     while (i < n) {
-      if (!isCandidate(words[i]!, lows[i]!, starts[i]!, titleCase, shouting, lex, g)) { i++; continue; }
+      if (!cand[i]) { i++; continue; }
       let j = i;
       while (j + 1 < n && !breaks[j + 1]) {
-        if (isCandidate(words[j + 1]!, lows[j + 1]!, starts[j + 1]!, titleCase, shouting, lex, g)) { j++; continue; }
-        if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && isCandidate(words[j + 2]!, lows[j + 2]!, starts[j + 2]!, titleCase, shouting, lex, g)) { j += 2; continue; }
+        if (cand[j + 1]) { j++; continue; }
+        if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && cand[j + 2]) { j += 2; continue; }
         break;
       }
       emitRun(words, i, j, g, acc, i > 0 && !breaks[i] && ROLE_WORDS.has(lows[i - 1]!));
@@ -244,11 +257,11 @@ function byPlaceCount(a: [string, number], b: [string, number]): number {
 /** Can this word be part of a name? */
 function isCandidate(w: string, lw: string, start: boolean, titleCase: boolean, shouting: boolean, lex: Lexicon, g: Gazetteer): boolean {
   if (!isUpper(w.charCodeAt(0))) return false;
-  const acronym = w.length >= 2 && w.length <= 5 && !shouting && w === w.toUpperCase();
+  const acronym = w.length >= 2 && w.length <= 5 && !shouting && isAllUpper(w);
   if (acronym) return !NOT_NAMES.has(lw);
   if (NOT_NAMES.has(lw)) return false;
   if (lex.aliases.has(lw) || g.phrases.has(w) || g.firstWords.has(w)) return true;
-  if (STOPWORDS.has(lw)) return false;
+  if (isStopword(lw)) return false;
   if ((titleCase || shouting || start) && isCommon(lex.common, lw)) return false;
   return true;
 }
@@ -263,6 +276,7 @@ const W: string[] = [];
 const L: string[] = [];
 const S: boolean[] = [];
 const B: boolean[] = [];
+const C: boolean[] = [];
 
 function addPlace(acc: Found, p: Place, surface: string): void {
   acc.placeCount.set(p.code, (acc.placeCount.get(p.code) ?? 0) + 1);
@@ -306,7 +320,7 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: F
       // A place inside a longer alias ("Bank of England") stays part of the name.
       // A place opening a longer name is part of it ("Atlanta Comets", "British Airways",
       // "New York Times"), unless a title follows ("London Mayor Sadiq Khan").
-      if (p && (k === from || (k === from + 1 && STOPWORDS.has(words[from]!.toLowerCase()))) && k + len <= to && !CONNECTORS.has(words[k + len]!) && !HONORIFICS.has(words[k + len]!.toLowerCase()) && !g.phrases.has(words[k + len]!)) {
+      if (p && (k === from || (k === from + 1 && isStopword(words[from]!.toLowerCase()))) && k + len <= to && !CONNECTORS.has(words[k + len]!) && !HONORIFICS.has(words[k + len]!.toLowerCase()) && !g.phrases.has(words[k + len]!)) {
         pushName(words.slice(from, to + 1), acc);
         return;
       }
@@ -328,7 +342,7 @@ function pushName(parts: string[], acc: Found, afterRole = false): void {
   while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
   // "The" opens place names ("The Hague"), so it reaches here when no place followed it
   // ("The Chicago Falcons" -> "The" | Chicago | "Falcons"): an article alone is no name
-  while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || STOPWORDS.has(parts[0]!.toLowerCase()))) parts.shift();
+  while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || isStopword(parts[0]!.toLowerCase()))) parts.shift();
   if (parts.length === 0) return;
   if (parts.length === 1 && parts[0]!.length < 2) return;
   addName(acc, parts, afterRole);
