@@ -17,6 +17,8 @@ const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]+);?/i;
 export function stripHtml(input: string): string {
   // every pattern below needs a `<` or an `&`: most headlines and snippets have neither
   if (input.indexOf('<') < 0 && input.indexOf('&') < 0) return input;
+  // ingest strips each HTML body twice (fingerprint, then enrichment): the last result is kept
+  if (input === lastStripIn) return lastStripOut;
   let s = input;
   for (let round = 0; round < 3; round++) {
     const before = s;
@@ -24,8 +26,13 @@ export function stripHtml(input: string): string {
     if (ENTITY.test(s)) s = decodeHTML(s);
     if (s === before) break;
   }
+  lastStripIn = input;
+  lastStripOut = s;
   return s;
 }
+
+let lastStripIn = '';
+let lastStripOut = '';
 
 const QUOTES: [RegExp, string][] = [
   [/[\u2018\u2019\u201A\u201B\u2032\u0060\u00B4]/g, "'"],
@@ -96,6 +103,17 @@ export function removeBodyNoise(text: string): string {
 
 /** Removes `UPDATE 2-` style prefixes and `| Outlet` / `- Outlet` suffixes from a headline. */
 export function removeTitleNoise(title: string): string {
+  // ingest cleans each headline twice (enrichment, then fingerprint): the last result is kept
+  if (title === lastTitleIn) return lastTitleOut;
+  lastTitleIn = title;
+  lastTitleOut = removeTitleNoiseOnce(title);
+  return lastTitleOut;
+}
+
+let lastTitleIn = '';
+let lastTitleOut = '';
+
+function removeTitleNoiseOnce(title: string): string {
   let t = title.replace(TITLE_PREFIX, '');
   // the pipe pattern may start at every position: look for its `|` first
   if (t.indexOf('|') >= 0 && TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');

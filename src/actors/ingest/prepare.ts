@@ -39,7 +39,7 @@ function prepareOne(r: RawArticle, now: number): PreparedArticle {
   const parsed = dateMs(r.published_at);
   const published = Number.isNaN(parsed) ? now : parsed;
   // an article dated in the future is dated now: feeds that pre-date items would pin them on top
-  const publishedAt = new Date(published > now + 10 * 60_000 ? now : published).toISOString();
+  const publishedAt = isoString(published > now + 10 * 60_000 ? now : published);
   const summary = r.summary ? stripHtml(r.summary) : null;
   const fp = fingerprint(title, summary, r.text ?? null);
   const e = enrich({
@@ -77,6 +77,35 @@ function dateMs(v: unknown): number {
   if (typeof v === 'string') return Date.parse(v);
   // not what the type says, but kept as it always was: parsed as text, converted as a value
   return Number.isNaN(Date.parse(v as string)) ? NaN : new Date(v as string).getTime();
+}
+
+const DAY_MS = 86_400_000;
+/** `YYYY-MM-DDT` of recent days (articles of a batch share a handful) */
+const dayPrefix = new Map<number, string>();
+const PAD2: readonly string[] = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const PAD3: readonly string[] = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+
+/**
+ * `new Date(ms).toISOString()`, ~4x cheaper: the date part comes from a small per-day cache
+ * (filled by toISOString itself), the time of day is plain arithmetic.
+ */
+export function isoString(ms: number): string {
+  if (!Number.isInteger(ms) || Math.abs(ms) > 8.64e15) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY_MS);
+  let head = dayPrefix.get(day);
+  if (head === undefined) {
+    const full = new Date(day * DAY_MS).toISOString();
+    head = full.slice(0, full.indexOf('T') + 1);
+    if (dayPrefix.size >= 1024) dayPrefix.clear();
+    dayPrefix.set(day, head);
+  }
+  let t = ms - day * DAY_MS;
+  const h = Math.floor(t / 3_600_000);
+  t -= h * 3_600_000;
+  const m = Math.floor(t / 60_000);
+  t -= m * 60_000;
+  const sec = Math.floor(t / 1000);
+  return head + PAD2[h]! + ':' + PAD2[m]! + ':' + PAD2[sec]! + '.' + PAD3[t - sec * 1000]! + 'Z';
 }
 
 /** Article ids are short, URL-safe and derived from the canonical URL hash. */
