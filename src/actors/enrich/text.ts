@@ -121,27 +121,33 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Stopword filter: one bit per (length, first char, last char) of an ASCII stopword. Most
- * words miss it, so the Set (and hashing the word) is only consulted for about one in three.
+ * A prefilter for a set of short words with no false negatives: one bit per (length, first
+ * char, last char), low 7 bits of each char. Most words of a text miss it, so the set (and
+ * hashing the fresh token string for it) is consulted for only about one word in three.
  */
-const STOP_MAX_LEN = 15;
-const STOP_FILTER = new Uint8Array((STOP_MAX_LEN + 1) << 14);
-const STOP_OTHER: string[] = [];
-for (const w of STOPWORDS) {
-  const n = w.length, f = w.charCodeAt(0), l = w.charCodeAt(n - 1);
-  if (n > 0 && n <= STOP_MAX_LEN && f < 128 && l < 128) STOP_FILTER[(n << 14) | (f << 7) | l] = 1;
-  else STOP_OTHER.push(w);
+export function wordFilter(words: Iterable<string>): Uint8Array {
+  const f = new Uint8Array(17 << 14);
+  for (const w of words) f[filterIndex(w)] = 1;
+  return f;
 }
+
+/** False when `w` is certainly not among the words `filter` was built from. */
+export function mayContain(filter: Uint8Array, w: string): boolean {
+  return filter[filterIndex(w)] === 1;
+}
+
+function filterIndex(w: string): number {
+  const n = w.length;
+  // an empty word: NaN char codes fold to 0, for the set and the query alike
+  return ((n < 16 ? n : 16) << 14) | ((w.charCodeAt(0) & 127) << 7) | (w.charCodeAt(n - 1) & 127);
+}
+
+const STOP_FILTER = wordFilter(STOPWORDS);
 const STOP_SET = STOPWORDS;
 
 /** `STOPWORDS.has(w)`, cheaper for the words that are not stopwords. */
 export function isStopword(w: string): boolean {
-  if (STOP_OTHER.length > 0) return STOP_SET.has(w);
-  const n = w.length;
-  if (n > STOP_MAX_LEN) return false;
-  const f = w.charCodeAt(0), l = w.charCodeAt(n - 1);
-  if (f >= 128 || l >= 128 || STOP_FILTER[(n << 14) | (f << 7) | l] === 0) return n === 0 && STOP_SET.has(w);
-  return STOP_SET.has(w);
+  return STOP_FILTER[filterIndex(w)] === 1 && STOP_SET.has(w);
 }
 
 /** Parse `published_at` into epoch milliseconds (NaN stays NaN for the caller to handle). */
