@@ -62,9 +62,10 @@ export function fingerprint(
   // the tokens of the folded (normalised) texts; ASCII text is tokenised without folding a copy
   let nt = asciiTokenHashes(head, titleTok);
   if (nt < 0) nt = tokenHashes(fold(head), titleTok);
-  const bodyOut = bodyTok.subarray(0, options.maxTokens);
-  let nb = asciiTokenHashes(clean, bodyOut);
-  if (nb < 0) nb = tokenHashes(fold(clean), bodyOut);
+  // (a whole, non-negative maxTokens is what `subarray(0, maxTokens)` would leave: no view needed)
+  const max = options.maxTokens;
+  let nb = Number.isInteger(max) && max >= 0 ? asciiTokenHashes(clean, bodyTok, max) : -1;
+  if (nb < 0) nb = tokenHashes(fold(clean), bodyTok.subarray(0, max));
   acc.fill(0);
   let n = shingleHashes(titleTok, nt, options.simhashShingle, feats);
   accumulate(acc, feats, n, options.titleWeight);
@@ -72,7 +73,7 @@ export function fingerprint(
   accumulate(acc, feats, n, 1);
   const { hi, lo } = finish(acc);
   const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
-  const m = shingleHashes(bodyTok, nb, options.sketchShingle, all.subarray(ns));
+  const m = shingleHashes(bodyTok, nb, options.sketchShingle, all, ns);
   const sketch = minhashSketch(all, ns + m, clean);
   if (!sketch) return { hi, lo, sketch, hasText, empty: true, short: true };
   return ns + m < SHORT_SHINGLES ? { hi, lo, sketch, hasText, short: true } : { hi, lo, sketch, hasText };

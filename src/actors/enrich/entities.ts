@@ -240,7 +240,7 @@ function addName(acc: Found, parts: string[], afterRole = false): void {
   const alias = lex.aliases.get(key);
   const name = alias ? alias[0] : surface;
   const type = alias ? alias[1] : legal ? 'org' : typeOf(parts, lex.given, titled);
-  const k = name.toLowerCase();
+  const k = alias ? name.toLowerCase() : key;
   const e = acc.found.get(k);
   if (e) e.n++;
   else acc.found.set(k, { name, type, n: 1 });
