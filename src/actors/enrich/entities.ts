@@ -124,11 +124,14 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
     if (!raw) continue;
     // syndicated copies repeat headlines and snippets word for word: a segment's mentions
     // depend on nothing but its text, so they are kept for the next copy
-    let mentions = segmentCache.get(raw);
+    // (only short ones: headlines and snippets repeat, and a long key may pin a whole body)
+    let mentions = raw.length <= MAX_CACHED_CHARS ? segmentCache.get(raw) : undefined;
     if (mentions === undefined) {
       mentions = segmentMentions(raw, lex, g);
-      if (segmentCache.size >= MAX_CACHED_SEGMENTS) segmentCache.clear();
-      segmentCache.set(raw, mentions);
+      if (raw.length <= MAX_CACHED_CHARS) {
+        if (segmentCache.size >= MAX_CACHED_SEGMENTS) segmentCache.clear();
+        segmentCache.set(raw, mentions);
+      }
     }
     for (const m of mentions) count(acc, m);
   }
@@ -147,6 +150,7 @@ interface Mention {
 const segmentCache = new Map<string, readonly Mention[]>();
 let cachedFor: Gazetteer | null = null;
 const MAX_CACHED_SEGMENTS = 4096;
+const MAX_CACHED_CHARS = 512;
 
 function count(acc: Found, m: Mention): void {
   if (m.place !== null) acc.placeCount.set(m.place, (acc.placeCount.get(m.place) ?? 0) + 1);
