@@ -118,96 +118,58 @@ function typeOf(parts: string[], given: Set<string>, titled: boolean): EntityTyp
  */
 export function extractEntities(segments: readonly string[], g: Gazetteer = loadGazetteer()): EntityResult {
   const lex = loadLexicon();
-  const acc: Found = { found: new Map(), placeCount: new Map() };
-  if (cachedFor !== g) { segmentCache.clear(); cachedFor = g; }
-  for (const raw of segments) {
-    if (!raw) continue;
-    // syndicated copies repeat headlines and snippets word for word: a segment's mentions
-    // depend on nothing but its text, so they are kept for the next copy
-    // (only short ones: headlines and snippets repeat, and a long key may pin a whole body)
-    let mentions = raw.length <= MAX_CACHED_CHARS ? segmentCache.get(raw) : undefined;
-    if (mentions === undefined) {
-      mentions = segmentMentions(raw, lex, g);
-      if (raw.length <= MAX_CACHED_CHARS) {
-        if (segmentCache.size >= MAX_CACHED_SEGMENTS) segmentCache.clear();
-        segmentCache.set(raw, mentions);
-      }
-    }
-    for (const m of mentions) count(acc, m);
-  }
-  return finish(acc);
-}
-
-/** One mention of an entity (and of a place, when `place` is set) in a segment. */
-interface Mention {
-  key: string;
-  name: string;
-  type: EntityType;
-  /** place code counted in `places` */
-  place: string | null;
-}
-
-const segmentCache = new Map<string, readonly Mention[]>();
-let cachedFor: Gazetteer | null = null;
-const MAX_CACHED_SEGMENTS = 4096;
-const MAX_CACHED_CHARS = 512;
-
-function count(acc: Found, m: Mention): void {
-  if (m.place !== null) acc.placeCount.set(m.place, (acc.placeCount.get(m.place) ?? 0) + 1);
-  const e = acc.found.get(m.key);
-  if (e) e.n++;
-  else acc.found.set(m.key, { name: m.name, type: m.type, n: 1 });
-}
-
-/** The mentions of one segment, in order (it is judged for Title Case on its own). */
-function segmentMentions(raw: string, lex: Lexicon, g: Gazetteer): Mention[] {
-  const out: Mention[] = [];
+  const acc: Found = { found: new Map(), placeCount: new Map(), lex };
   // scratch arrays are module-level: extraction is synchronous and never re-entered
   const words = W, lows = L, starts = S, breaks = B;
-  const seg = foldAbbreviations(raw);
-  words.length = 0; starts.length = 0; breaks.length = 0; lows.length = 0;
-  scan(seg, words, starts, breaks);
-  let capital = 0, lowerable = 0, allCaps = 0;
-  const facts = F;
-  facts.length = 0;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    // most words start in lower case: skip folding them (only capitalised words are looked up)
-    if (!isUpper(w.charCodeAt(0))) {
-      lows.push(w);
-      facts.push(null);
-      if (!isStopword(w)) lowerable++;
-      continue;
-    }
-    const f = capitalFacts(w, lex, g);
-    lows.push(f.lw);
-    facts.push(f);
-    if (f.stop) continue;
-    lowerable++;
-    capital++;
-    if (f.caps) allCaps++;
-  }
-  const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
-  const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
 
-  const n = words.length;
-  // judged once per word: the run loops below look at a word up to three times
-  const cand = C;
-  cand.length = 0;
-  for (let k = 0; k < n; k++) cand.push(isCandidate(facts[k]!, starts[k]!, titleCase, shouting));
-  let i = 0;
-  while (i < n) {
-    if (!cand[i]) { i++; continue; }
-    let j = i;
-    while (j + 1 < n && !breaks[j + 1]) {
-      if (cand[j + 1]) { j++; continue; }
-      if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && cand[j + 2]) { j += 2; continue; }
-      break;
+  for (const raw of segments) {
+    if (!raw) continue;
+    const seg = foldAbbreviations(raw);
+    words.length = 0; starts.length = 0; breaks.length = 0; lows.length = 0;
+    scan(seg, words, starts, breaks);
+    let capital = 0, lowerable = 0, allCaps = 0;
+    const facts = F;
+    facts.length = 0;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      // most words start in lower case: skip folding them (only capitalised words are looked up)
+      if (!isUpper(w.charCodeAt(0))) {
+        lows.push(w);
+        facts.push(null);
+        if (!isStopword(w)) lowerable++;
+        continue;
+      }
+      const f = capitalFacts(w, lex, g);
+      lows.push(f.lw);
+      facts.push(f);
+      if (f.stop) continue;
+      lowerable++;
+      capital++;
+      if (f.caps) allCaps++;
     }
-    emitRun(words, i, j, g, lex, out, i > 0 && !breaks[i] && ROLE_WORDS.has(lows[i - 1]!));
-    i = j + 1;
+    const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
+    const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
+
+    const n = words.length;
+    // judged once per word: the run loops below look at a word up to three times
+    const cand = C;
+    cand.length = 0;
+    for (let k = 0; k < n; k++) cand.push(isCandidate(facts[k]!, starts[k]!, titleCase, shouting));
+    let i = 0;
+    while (i < n) {
+      if (!cand[i]) { i++; continue; }
+      let j = i;
+      while (j + 1 < n && !breaks[j + 1]) {
+        if (cand[j + 1]) { j++; continue; }
+        if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && cand[j + 2]) { j += 2; continue; }
+        break;
+      }
+      emitRun(words, i, j, g, acc, i > 0 && !breaks[i] && ROLE_WORDS.has(lows[i - 1]!));
+      i = j + 1;
+    }
   }
-  return out;
+
+  return finish(acc);
 }
 
 /** Merge lone surnames into full names, order by mentions. Plain loops: this runs per article. */
@@ -247,6 +209,7 @@ function byPlaceCount(a: [string, number], b: [string, number]): number {
 interface Found {
   found: Map<string, Entity & { n: number }>;
   placeCount: Map<string, number>;
+  lex: Lexicon;
 }
 
 const W: string[] = [];
@@ -256,13 +219,18 @@ const B: boolean[] = [];
 const C: boolean[] = [];
 const F: (CapitalFacts | null)[] = [];
 
-function addPlace(out: Mention[], p: Place, surface: string): void {
+function addPlace(acc: Found, p: Place, surface: string): void {
+  acc.placeCount.set(p.code, (acc.placeCount.get(p.code) ?? 0) + 1);
   // a city is a place of its own ("Istanbul" and "Ankara" are two stories), besides its country
   const name = p.kind === 'city' ? surface : p.name;
-  out.push({ key: name.toLowerCase(), name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', place: p.code });
+  const key = name.toLowerCase();
+  const e = acc.found.get(key);
+  if (e) e.n++;
+  else acc.found.set(key, { name, type: p.kind === 'area' && p.name === 'European Union' ? 'org' : 'place', n: 1 });
 }
 
-function addName(lex: Lexicon, out: Mention[], parts: string[], afterRole = false): void {
+function addName(acc: Found, parts: string[], afterRole = false): void {
+  const lex = acc.lex;
   let titled = afterRole;
   while (parts.length > 1 && HONORIFICS.has(parts[0]!.toLowerCase())) { parts = parts.slice(1); titled = true; }
   let legal = false;
@@ -272,11 +240,15 @@ function addName(lex: Lexicon, out: Mention[], parts: string[], afterRole = fals
   const alias = lex.aliases.get(key);
   const name = alias ? alias[0] : surface;
   const type = alias ? alias[1] : legal ? 'org' : typeOf(parts, lex.given, titled);
-  out.push({ key: alias ? name.toLowerCase() : key, name, type, place: null });
+  const k = alias ? name.toLowerCase() : key;
+  const e = acc.found.get(k);
+  if (e) e.n++;
+  else acc.found.set(k, { name, type, n: 1 });
 }
 
 /** A run of name words: peel gazetteer places (longest match first), the rest are names. */
-function emitRun(words: string[], from: number, to: number, g: Gazetteer, lex: Lexicon, out: Mention[], afterRole = false): void {
+function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: Found, afterRole = false): void {
+  const lex = acc.lex;
   let rest: string[] = [];
   let k = from;
   while (k <= to) {
@@ -290,12 +262,12 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, lex: L
       // A place opening a longer name is part of it ("Atlanta Comets", "British Airways",
       // "New York Times"), unless a title follows ("London Mayor Sadiq Khan").
       if (p && (k === from || (k === from + 1 && isStopword(words[from]!.toLowerCase()))) && k + len <= to && !CONNECTORS.has(words[k + len]!) && !HONORIFICS.has(words[k + len]!.toLowerCase()) && !g.phrases.has(words[k + len]!)) {
-        pushName(words.slice(from, to + 1), lex, out);
+        pushName(words.slice(from, to + 1), acc);
         return;
       }
       if (p && !(len < to - from + 1 && lex.aliases.has(words.slice(from, to + 1).join(' ').toLowerCase()))) {
-        if (rest.length > 0) { pushName(rest, lex, out, afterRole && k - rest.length === from); rest = []; }
-        addPlace(out, p, key);
+        if (rest.length > 0) { pushName(rest, acc, afterRole && k - rest.length === from); rest = []; }
+        addPlace(acc, p, key);
         matched = len;
         break;
       }
@@ -304,15 +276,15 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, lex: L
     rest.push(words[k]!);
     k++;
   }
-  if (rest.length > 0) pushName(rest, lex, out, afterRole && to + 1 - rest.length === from);
+  if (rest.length > 0) pushName(rest, acc, afterRole && to + 1 - rest.length === from);
 }
 
-function pushName(parts: string[], lex: Lexicon, out: Mention[], afterRole = false): void {
+function pushName(parts: string[], acc: Found, afterRole = false): void {
   while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
   // "The" opens place names ("The Hague"), so it reaches here when no place followed it
   // ("The Chicago Falcons" -> "The" | Chicago | "Falcons"): an article alone is no name
   while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || isStopword(parts[0]!.toLowerCase()))) parts.shift();
   if (parts.length === 0) return;
   if (parts.length === 1 && parts[0]!.length < 2) return;
-  addName(lex, out, parts, afterRole);
+  addName(acc, parts, afterRole);
 }
