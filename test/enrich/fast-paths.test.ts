@@ -21,7 +21,7 @@ describe('enrichment fast paths', () => {
     const segs = ['Fed Chair Jerome Powell Speaks In New York', 'WASHINGTON - Federal Reserve Chair Jerome Powell told lawmakers in Washington on Tuesday that the U.S. economy was strong.'];
     const first = extractEntities(segs);
     expect(extractEntities(segs)).toEqual(first);
-    // replayed mentions count again: every count doubles, so the order stays
+    // a segment given twice counts its mentions twice: every count doubles, so the order stays
     expect(extractEntities([segs[1]!, segs[1]!])).toEqual(extractEntities([segs[1]!]));
     expect(first.entities.length).toBeGreaterThan(0);
   });
