@@ -1,5 +1,5 @@
-import { cleanText, fold, normalizeTitle } from './normalize.js';
-import { shingleHashes, tokenHashes } from './shingles.js';
+import { cleanText, cleanTitle, fold } from './normalize.js';
+import { asciiTokenHashes, shingleHashes, tokenHashes } from './shingles.js';
 import { accumulate, finish, simhashHex } from './simhash.js';
 import { minhashSketch } from './sketch.js';
 
@@ -52,16 +52,20 @@ export function fingerprint(
 ): Fingerprint {
   const hasText = !!text && text.trim().length > 0;
   const clean = cleanText((hasText ? text : snippet) ?? '');
-  const body = fold(clean);
-  const head = normalizeTitle(title ?? '');
+  const head = cleanTitle(title ?? '');
   const cap = options.maxTokens + 128;
   if (bodyTok.length < cap) {
     bodyTok = new Uint32Array(cap);
     feats = new Uint32Array(cap);
     all = new Uint32Array(cap);
   }
-  const nt = tokenHashes(head, titleTok);
-  const nb = tokenHashes(body, bodyTok.subarray(0, options.maxTokens));
+  // the tokens of the folded (normalised) texts; ASCII text is tokenised without folding a copy
+  let nt = asciiTokenHashes(head, titleTok);
+  if (nt < 0) nt = tokenHashes(fold(head), titleTok);
+  // (a whole, non-negative maxTokens is what `subarray(0, maxTokens)` would leave: no view needed)
+  const max = options.maxTokens;
+  let nb = Number.isInteger(max) && max >= 0 ? asciiTokenHashes(clean, bodyTok, max) : -1;
+  if (nb < 0) nb = tokenHashes(fold(clean), bodyTok.subarray(0, max));
   acc.fill(0);
   let n = shingleHashes(titleTok, nt, options.simhashShingle, feats);
   accumulate(acc, feats, n, options.titleWeight);
@@ -69,7 +73,7 @@ export function fingerprint(
   accumulate(acc, feats, n, 1);
   const { hi, lo } = finish(acc);
   const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
-  const m = shingleHashes(bodyTok, nb, options.sketchShingle, all.subarray(ns));
+  const m = shingleHashes(bodyTok, nb, options.sketchShingle, all, ns);
   const sketch = minhashSketch(all, ns + m, clean);
   if (!sketch) return { hi, lo, sketch, hasText, empty: true, short: true };
   return ns + m < SHORT_SHINGLES ? { hi, lo, sketch, hasText, short: true } : { hi, lo, sketch, hasText };

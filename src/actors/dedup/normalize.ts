@@ -15,6 +15,10 @@ const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]+);?/i;
 
 /** Strip markup and decode entities, repeating for double-escaped feeds (`&amp;lt;b&amp;gt;`). */
 export function stripHtml(input: string): string {
+  // every pattern below needs a `<` or an `&`: most headlines and snippets have neither
+  if (input.indexOf('<') < 0 && input.indexOf('&') < 0) return input;
+  // ingest strips each HTML body twice (fingerprint, then enrichment): the last result is kept
+  if (input === lastStripIn) return lastStripOut;
   let s = input;
   for (let round = 0; round < 3; round++) {
     const before = s;
@@ -22,8 +26,13 @@ export function stripHtml(input: string): string {
     if (ENTITY.test(s)) s = decodeHTML(s);
     if (s === before) break;
   }
+  lastStripIn = input;
+  lastStripOut = s;
   return s;
 }
+
+let lastStripIn = '';
+let lastStripOut = '';
 
 const QUOTES: [RegExp, string][] = [
   [/[\u2018\u2019\u201A\u201B\u2032\u0060\u00B4]/g, "'"],
@@ -45,7 +54,7 @@ export function fold(s: string): string {
   } else if (out.includes('`')) {
     out = out.replace(/`/g, "'");
   }
-  return out.toLowerCase().replace(/\s+/g, ' ').trim();
+  return collapseSpaces(out.toLowerCase());
 }
 
 const AGENCIES = 'Reuters|AP|AFP|Bloomberg|dpa|DPA|UPI|IANS|PTI|ANI|Xinhua|Kyodo|Yonhap|ANSA|EFE|CNN|BBC|TASS|Interfax|AAP|CP|PA|KUNA|WAM|SPA|Bernama|Antara';
@@ -94,15 +103,32 @@ export function removeBodyNoise(text: string): string {
 
 /** Removes `UPDATE 2-` style prefixes and `| Outlet` / `- Outlet` suffixes from a headline. */
 export function removeTitleNoise(title: string): string {
+  // ingest cleans each headline twice (enrichment, then fingerprint): the last result is kept
+  if (title === lastTitleIn) return lastTitleOut;
+  lastTitleIn = title;
+  lastTitleOut = removeTitleNoiseOnce(title);
+  return lastTitleOut;
+}
+
+let lastTitleIn = '';
+let lastTitleOut = '';
+
+function removeTitleNoiseOnce(title: string): string {
   let t = title.replace(TITLE_PREFIX, '');
-  if (TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');
+  // the pipe pattern may start at every position: look for its `|` first
+  if (t.indexOf('|') >= 0 && TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');
   else if (TITLE_SUFFIX.test(t) && t.replace(TITLE_SUFFIX, '').length >= 25) t = t.replace(TITLE_SUFFIX, '');
   return t;
 }
 
 /** A headline ready for fingerprinting. */
 export function normalizeTitle(title: string): string {
-  return fold(removeTitleNoise(collapseSpaces(stripHtml(title))));
+  return fold(cleanTitle(title));
+}
+
+/** A headline without markup and syndication noise, case kept: `normalizeTitle` before folding. */
+export function cleanTitle(title: string): string {
+  return removeTitleNoise(collapseSpaces(stripHtml(title)));
 }
 
 /** A snippet or body without markup and syndication noise, case kept (anchors read it). */
@@ -115,6 +141,17 @@ export function normalizeText(text: string): string {
   return fold(cleanText(text));
 }
 
-function collapseSpaces(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+/** `s.replace(/\s+/g, ' ').trim()`, without the copy when `s` is already like that (most text). */
+export function collapseSpaces(s: string): string {
+  return isCollapsed(s) ? s : s.replace(/\s+/g, ' ').trim();
+}
+
+/** whitespace `\s+` would change: any but the plain space, and runs of spaces */
+const UNCOLLAPSED = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}/;
+
+/** True when `s` has no whitespace but single plain spaces between other characters. */
+function isCollapsed(s: string): boolean {
+  // a `\s+` replace matches (and copies) every single space too; a test that fails is far cheaper
+  const n = s.length;
+  return n === 0 || (s.charCodeAt(0) !== 32 && s.charCodeAt(n - 1) !== 32 && !UNCOLLAPSED.test(s));
 }

@@ -40,16 +40,47 @@ export function tokenHashes(text: string, out: Uint32Array, n = 0): number {
 }
 
 /**
- * Shingle hashes of `size` consecutive tokens (unigrams when fewer tokens than `size`).
- * Writes into `out` and returns the count.
+ * `tokenHashes(fold(text), out.subarray(0, limit))` for pure-ASCII `text`, without building the folded copy:
+ * upper-case letters hash as lower case, and whitespace and backticks separate tokens either
+ * way. Returns -1 as soon as it meets a non-ASCII character (the caller folds then).
  */
-export function shingleHashes(tokens: Uint32Array, count: number, size: number, out: Uint32Array): number {
-  if (count < size) size = Math.max(1, count);
+export function asciiTokenHashes(text: string, out: Uint32Array, limit = out.length): number {
+  let h = 0x811c9dc5;
+  let inWord = false;
   let n = 0;
-  for (let i = 0; i + size <= count && n < out.length; i++) {
+  const len = text.length;
+  let i = 0;
+  for (; i < len && n < limit; i++) {
+    let c = text.charCodeAt(i);
+    if (c > 127) return -1;
+    if (c >= 65 && c <= 90) c += 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      h = Math.imul(h ^ c, 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      out[n++] = h >>> 0;
+      h = 0x811c9dc5;
+      inWord = false;
+    }
+  }
+  // stopped at the limit: NFKC could still join the last separator with a combining mark after it
+  for (; i < len; i++) if (text.charCodeAt(i) > 127) return -1;
+  if (inWord && n < limit) out[n++] = h >>> 0;
+  return n;
+}
+
+/**
+ * Shingle hashes of `size` consecutive tokens (unigrams when fewer tokens than `size`).
+ * Writes into `out` from index `at` and returns the count.
+ */
+export function shingleHashes(tokens: Uint32Array, count: number, size: number, out: Uint32Array, at = 0): number {
+  if (count < size) size = Math.max(1, count);
+  const room = out.length - at;
+  let n = 0;
+  for (let i = 0; i + size <= count && n < room; i++) {
     let h = 0x2545f491 ^ size;
     for (let j = 0; j < size; j++) h = fmix32((h ^ tokens[i + j]!) + Math.imul(j + 1, 0x9e3779b9));
-    out[n++] = h;
+    out[at + n++] = h;
   }
   return n;
 }

@@ -28,7 +28,8 @@ export function minhashSketch(shingles: Uint32Array, count: number, anchorText =
   seen.fill(0);
   for (let i = 0; i < count; i++) {
     const s = shingles[i]!;
-    const bin = fmix32(s ^ SEED_BIN) % SKETCH_BINS;
+    // fmix32 is unsigned and SKETCH_BINS a power of two: a mask is the same as `%`
+    const bin = fmix32(s ^ SEED_BIN) & (SKETCH_BINS - 1);
     const v = fmix32(s ^ SEED_VAL);
     if (!seen[bin] || v < mins[bin]!) {
       mins[bin] = v;

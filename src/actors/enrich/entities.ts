@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { capitalFacts, isCandidate, isUpper, loadLexicon, type CapitalFacts, type Lexicon } from './capital-words.js';
 import { foldAbbreviations, loadGazetteer, type Gazetteer, type Place } from './gazetteer.js';
-import { STOPWORDS } from './text.js';
+import { isStopword } from './text.js';
 
 /**
  * Named entities (people, organisations, places) from title + snippet (+ transient text), by
@@ -29,16 +29,9 @@ const ORG_SUFFIX = new Set(
     'technologies holdings capital partners reserve congress parliament senate police army federation league ' +
     'club fc union news times post journal company industries labs studios records pictures network').split(' '),
 );
-/** Lower-case words allowed inside a name ("Bank of America", "Leonardo da Vinci"). */
-/** Capitalised words that are never entities of their own: days, months, time zones. */
-const NOT_NAMES = new Set(
-  ('monday tuesday wednesday thursday friday saturday sunday january february march april may june july august ' +
-    'september october november december jan feb mar apr jun jul aug sep sept oct nov dec gmt utc est edt pst pdt bst cet ' +
-    'am pm et pt mr mrs ms dr st mt chapter update updated video photos photo watch breaking exclusive live report reports').split(' '),
-);
-
 /** Legal-form suffixes dropped from organisation names ("Herbalife Ltd." -> "Herbalife"). */
 const LEGAL_FORMS = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'ag', 'sa', 'nv', 'gmbh', 'limited', 'incorporated']);
+/** Lower-case words allowed inside a name ("Bank of America", "Leonardo da Vinci"). */
 const CONNECTORS = new Set(['of', 'de', 'da', 'van', 'von', 'der', 'del', 'bin', 'al', 'la', 'le', 'and', '&']);
 
 /** Titles before a name: dropped, and they make the rest a person. */
@@ -61,52 +54,13 @@ const ROLE_WORDS = new Set(
     'wife husband mother father brother sister teammate winger forward coach').split(' ')],
 );
 
-interface Lexicon {
-  aliases: Map<string, [string, EntityType]>;
-  /** common given names: a run starting with one is a person */
-  given: Set<string>;
-  /** words usually written in lower case: capitalised, they are still not names */
-  common: Set<string>;
-}
-
-let lexicon: Lexicon | null = null;
-
-function loadLexicon(): Lexicon {
-  if (lexicon) return lexicon;
-  const a = JSON.parse(readFileSync(new URL('../../../config/entity-aliases.json', import.meta.url), 'utf8')) as {
-    aliases: Record<string, [string, EntityType]>;
-  };
-  const aliases = new Map<string, [string, EntityType]>();
-  for (const [k, v] of Object.entries(a.aliases)) aliases.set(foldAbbreviations(k).toLowerCase(), v);
-  let common = new Set<string>();
-  try {
-    const c = JSON.parse(readFileSync(new URL('../../../config/models/casing.json', import.meta.url), 'utf8')) as { lower: string[] };
-    common = new Set(c.lower);
-  } catch {
-    // No trained casing lexicon: fall back to stopwords only (more false entities, still works).
-  }
-  for (const w of STOPWORDS) common.add(w);
-  const g = JSON.parse(readFileSync(new URL('../../../config/given-names.json', import.meta.url), 'utf8')) as { names: string[] };
-  lexicon = { aliases, common, given: new Set(g.names) };
-  return lexicon;
-}
-
-/** A common word, or an inflection of one ("Spends", "Declared", "Mocking"): not a name word. */
-function isCommon(common: Set<string>, lw: string): boolean {
-  if (common.has(lw)) return true;
-  const n = lw.length;
-  if (n < 4) return false;
-  if (lw.endsWith('s') && (common.has(lw.slice(0, -1)) || (lw.endsWith('es') && common.has(lw.slice(0, -2))))) return true;
-  if (lw.endsWith('ed') && (common.has(lw.slice(0, -1)) || common.has(lw.slice(0, -2)))) return true;
-  if (lw.endsWith('ing') && n > 5 && (common.has(lw.slice(0, -3)) || common.has(lw.slice(0, -3) + 'e'))) return true;
-  return false;
-}
-
-function isUpper(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0xde && c !== 0xd7);
-}
-function isWord(c: number): boolean {
+function isWordRange(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7);
+}
+/** `isWordRange` as a table up to U+024F: one load per character in `scan` */
+const WORD_CHARS = Uint8Array.from({ length: 0x250 }, (_, c) => (isWordRange(c) ? 1 : 0));
+function isWord(c: number): boolean {
+  return c < 0x250 && WORD_CHARS[c] === 1;
 }
 
 /** Words of one segment with flags: sentence start, and a break (punctuation) before it. */
@@ -174,29 +128,40 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
     words.length = 0; starts.length = 0; breaks.length = 0; lows.length = 0;
     scan(seg, words, starts, breaks);
     let capital = 0, lowerable = 0, allCaps = 0;
+    const facts = F;
+    facts.length = 0;
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      const upper = isUpper(w.charCodeAt(0));
       // most words start in lower case: skip folding them (only capitalised words are looked up)
-      const lw = upper ? w.toLowerCase() : w;
-      lows.push(lw);
-      if (STOPWORDS.has(lw)) continue;
+      if (!isUpper(w.charCodeAt(0))) {
+        lows.push(w);
+        facts.push(null);
+        if (!isStopword(w)) lowerable++;
+        continue;
+      }
+      const f = capitalFacts(w, lex, g);
+      lows.push(f.lw);
+      facts.push(f);
+      if (f.stop) continue;
       lowerable++;
-      if (upper) capital++;
-      // second letter first: upper-casing every word to compare would allocate per word
-      if (upper && w.length > 3 && isUpper(w.charCodeAt(1)) && w === w.toUpperCase()) allCaps++;
+      capital++;
+      if (f.caps) allCaps++;
     }
     const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
     const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
 
     const n = words.length;
+    // judged once per word: the run loops below look at a word up to three times
+    const cand = C;
+    cand.length = 0;
+    for (let k = 0; k < n; k++) cand.push(isCandidate(facts[k]!, starts[k]!, titleCase, shouting));
     let i = 0;
     while (i < n) {
-      if (!isCandidate(words[i]!, lows[i]!, starts[i]!, titleCase, shouting, lex, g)) { i++; continue; }
+      if (!cand[i]) { i++; continue; }
       let j = i;
       while (j + 1 < n && !breaks[j + 1]) {
-        if (isCandidate(words[j + 1]!, lows[j + 1]!, starts[j + 1]!, titleCase, shouting, lex, g)) { j++; continue; }
-        if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && isCandidate(words[j + 2]!, lows[j + 2]!, starts[j + 2]!, titleCase, shouting, lex, g)) { j += 2; continue; }
+        if (cand[j + 1]) { j++; continue; }
+        if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && cand[j + 2]) { j += 2; continue; }
         break;
       }
       emitRun(words, i, j, g, acc, i > 0 && !breaks[i] && ROLE_WORDS.has(lows[i - 1]!));
@@ -241,18 +206,6 @@ function byPlaceCount(a: [string, number], b: [string, number]): number {
   return b[1] - a[1];
 }
 
-/** Can this word be part of a name? */
-function isCandidate(w: string, lw: string, start: boolean, titleCase: boolean, shouting: boolean, lex: Lexicon, g: Gazetteer): boolean {
-  if (!isUpper(w.charCodeAt(0))) return false;
-  const acronym = w.length >= 2 && w.length <= 5 && !shouting && w === w.toUpperCase();
-  if (acronym) return !NOT_NAMES.has(lw);
-  if (NOT_NAMES.has(lw)) return false;
-  if (lex.aliases.has(lw) || g.phrases.has(w) || g.firstWords.has(w)) return true;
-  if (STOPWORDS.has(lw)) return false;
-  if ((titleCase || shouting || start) && isCommon(lex.common, lw)) return false;
-  return true;
-}
-
 interface Found {
   found: Map<string, Entity & { n: number }>;
   placeCount: Map<string, number>;
@@ -263,6 +216,8 @@ const W: string[] = [];
 const L: string[] = [];
 const S: boolean[] = [];
 const B: boolean[] = [];
+const C: boolean[] = [];
+const F: (CapitalFacts | null)[] = [];
 
 function addPlace(acc: Found, p: Place, surface: string): void {
   acc.placeCount.set(p.code, (acc.placeCount.get(p.code) ?? 0) + 1);
@@ -285,7 +240,7 @@ function addName(acc: Found, parts: string[], afterRole = false): void {
   const alias = lex.aliases.get(key);
   const name = alias ? alias[0] : surface;
   const type = alias ? alias[1] : legal ? 'org' : typeOf(parts, lex.given, titled);
-  const k = name.toLowerCase();
+  const k = alias ? name.toLowerCase() : key;
   const e = acc.found.get(k);
   if (e) e.n++;
   else acc.found.set(k, { name, type, n: 1 });
@@ -306,7 +261,7 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: F
       // A place inside a longer alias ("Bank of England") stays part of the name.
       // A place opening a longer name is part of it ("Atlanta Comets", "British Airways",
       // "New York Times"), unless a title follows ("London Mayor Sadiq Khan").
-      if (p && (k === from || (k === from + 1 && STOPWORDS.has(words[from]!.toLowerCase()))) && k + len <= to && !CONNECTORS.has(words[k + len]!) && !HONORIFICS.has(words[k + len]!.toLowerCase()) && !g.phrases.has(words[k + len]!)) {
+      if (p && (k === from || (k === from + 1 && isStopword(words[from]!.toLowerCase()))) && k + len <= to && !CONNECTORS.has(words[k + len]!) && !HONORIFICS.has(words[k + len]!.toLowerCase()) && !g.phrases.has(words[k + len]!)) {
         pushName(words.slice(from, to + 1), acc);
         return;
       }
@@ -328,7 +283,7 @@ function pushName(parts: string[], acc: Found, afterRole = false): void {
   while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
   // "The" opens place names ("The Hague"), so it reaches here when no place followed it
   // ("The Chicago Falcons" -> "The" | Chicago | "Falcons"): an article alone is no name
-  while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || STOPWORDS.has(parts[0]!.toLowerCase()))) parts.shift();
+  while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || isStopword(parts[0]!.toLowerCase()))) parts.shift();
   if (parts.length === 0) return;
   if (parts.length === 1 && parts[0]!.length < 2) return;
   addName(acc, parts, afterRole);

@@ -77,8 +77,20 @@ export function phraseKey(phrase: string): string {
 
 /** "U.S." -> "US", "U.A.E." -> "UAE": lets abbreviations survive tokenising as one token. */
 export function foldAbbreviations(text: string): string {
-  if (text.indexOf('.') < 0) return text;
+  if (!hasDottedPair(text)) return text;
   return text.replace(/\b(?:[A-Z]\.){2,}/g, (m) => m.replace(/\./g, ''));
+}
+
+/** Whether `text` has "X.Y." (two capitals, each with a full stop): every abbreviation match does. */
+function hasDottedPair(text: string): boolean {
+  for (let d = text.indexOf('.', 1); d >= 0 && d + 2 < text.length; d = text.indexOf('.', d + 1)) {
+    if (isCapital(text.charCodeAt(d - 1)) && isCapital(text.charCodeAt(d + 1)) && text.charCodeAt(d + 2) === 46) return true;
+  }
+  return false;
+}
+
+function isCapital(c: number): boolean {
+  return c >= 65 && c <= 90;
 }
 
 /** Edition for a publisher country (ISO 3166-1 alpha-2, any case); `global` when unknown. */

@@ -1,4 +1,5 @@
 import { francAll } from 'franc-min';
+import { mayContain, wordFilter } from './text.js';
 
 /**
  * Language detection with the feed's declared language as a prior. Most articles are settled
@@ -33,6 +34,8 @@ LANGS.forEach((lang, li) => {
   for (const w of FUNCTION_WORDS[lang]!.split(' ')) WORD_LANG.set(w, (WORD_LANG.get(w) ?? 0) | (1 << li));
 });
 
+/** most tokens are no function word: the filter spares hashing them for the map */
+const WORD_LANG_FILTER = wordFilter(WORD_LANG.keys());
 const COUNTS = new Int32Array(LANGS.length);
 /** franc compares only against languages we can name: fewer trigram tables to score */
 const FRANC_ONLY = Object.keys(ISO3_TO_1);
@@ -99,7 +102,8 @@ export function detectLanguage(text: string, declared: string | null | undefined
     // 60 tokens settle it; long texts need not be read to the end
     const upto = Math.min(tokens.length, 60);
     for (let i = 0; i < upto; i++) {
-      const mask = WORD_LANG.get(tokens[i]!);
+      const t = tokens[i]!;
+      const mask = mayContain(WORD_LANG_FILTER, t) ? WORD_LANG.get(t) : undefined;
       if (mask === undefined) continue;
       hits++;
       for (let li = 0; li < LANGS.length; li++) if (mask & (1 << li)) counts[li]!++;

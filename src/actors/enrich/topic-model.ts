@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { NewsaggError } from '../../runtime/errors.js';
-import { fnv1a, pairHash, STOPWORDS } from './text.js';
+import { fnv1a, isStopword, pairHash } from './text.js';
 
 /**
  * The compact topic model: one linear table over hashed features (content-word unigrams, title
@@ -50,7 +50,7 @@ export class TopicModelError extends NewsaggError {
 // imported name is a getter call, which cost ~10 % of topic time inside the per-token loop.
 const hashStr = fnv1a;
 const hashPair = pairHash;
-const STOP = STOPWORDS;
+const isStop = isStopword;
 /** FNV-1a is sequential: hashing "p:" + seg equals hashing seg from the state after "p:". */
 const HOST_SEED = fnv1a('h:');
 const PATH_SEED = fnv1a('p:');
@@ -73,7 +73,7 @@ export function topicFeatures(tokens: readonly string[], buckets: number, out: n
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const h = hashStr(t);
-    const stop = STOP.has(t);
+    const stop = isStop(t);
     if (!stop) {
       out.push(h & mask);
       if (i < titleTokens) out.push(hashPair(h, TITLE_SALT) & mask);
@@ -114,7 +114,7 @@ function slugFeatures(slug: string, mask: number, out: number[]): void {
     if (c >= 97 && c <= 122) { if (start < 0) start = i; continue; }
     if (start >= 0 && i - start > 2) {
       const w = slug.slice(start, i);
-      if (!STOP.has(w)) out.push(hashPair(hashStr(w), SLUG_SALT) & mask);
+      if (!isStop(w)) out.push(hashPair(hashStr(w), SLUG_SALT) & mask);
     }
     start = -1;
   }
