@@ -1,4 +1,5 @@
 import { stripHtml } from '../dedup/normalize.js';
+import { splitDateline } from './dateline.js';
 import { extractEntities, type Entity } from './entities.js';
 import { loadGazetteer, regionForCountry, type Region } from './gazetteer.js';
 import { detectLanguage } from './language.js';
@@ -51,8 +52,14 @@ export function enrich(input: ArticleInput): Enrichment {
     titleTokens,
   });
   const segments = [article.title];
-  if (article.summary) segments.push(article.summary);
-  if (article.text) segments.push(article.text.length > 1200 ? article.text.slice(0, 1200) : article.text);
+  // a wire dateline names where the story was filed (a place) and who filed it (not an entity)
+  const body = (t: string): void => {
+    const d = splitDateline(t);
+    segments.push(d.rest);
+    if (d.place) segments.push(d.place);
+  };
+  if (article.summary) body(article.summary);
+  if (article.text) body(article.text.length > 1200 ? article.text.slice(0, 1200) : article.text);
   const { entities, places } = extractEntities(segments);
   let region = regionForCountry(article.publisher_country);
   if (region === 'global' && !article.publisher_country && places.length > 0) {
