@@ -93,6 +93,13 @@ describe('StoryClusterer', () => {
     expect(new Set([a.storyId, b.storyId, d.storyId]).size).toBe(3);
     expect(e.storyId).toBe(a.storyId);
     expect(g.storyId).not.toBe(f.storyId);
+    // a capitalised common word opening every headline of the template ("Ransomware") and one
+    // wire's dateline name nothing the stories are about
+    const attack = (org: string, n: number) =>
+      art(`Ransomware attack shuts ${org} systems`, 3, { summary: `JAKARTA (Atlas) - ${org} said on Friday that hackers had accessed personal data of about ${n} customers.` });
+    const h = feed(c, attack('Kyvane Software', 120));
+    const i = feed(c, attack('Tessmark Robotics', 340));
+    expect(i.storyId).not.toBe(h.storyId);
   });
 
   it('puts a duplicate in its original story whatever its wording', () => {

@@ -15,7 +15,8 @@ function vec(n: number): SparseVec {
 }
 function article(): ClusterFeatures {
   const entityIds = ids(3, 40);
-  return { vec: vec(30), titleIds: ids(6, 300), entityIds, rareEntityIds: entityIds.filter(() => rnd() < 0.7), personIds: ids(2, 40), placeIds: ids(1, 10), cityIds: ids(1, 20), salient: ids(5, 300), time: 1e12 + rnd() * 1e8 };
+  const namedIds = entityIds.filter(() => rnd() < 0.8);
+  return { vec: vec(30), titleIds: ids(6, 300), entityIds, namedIds, rareEntityIds: namedIds.filter(() => rnd() < 0.7), personIds: ids(2, 40), placeIds: ids(1, 10), cityIds: ids(1, 20), salient: ids(5, 300), time: 1e12 + rnd() * 1e8 };
 }
 function story(): StoryProfile {
   const centroid = vec(80);

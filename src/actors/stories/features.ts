@@ -12,7 +12,12 @@ export interface ClusterFeatures {
   titleIds: Int32Array;
   /** entity key ids (people also by surname), sorted */
   entityIds: Int32Array;
-  /** entity keys few articles name (a shared one identifies a story; "Obama" or "Ransomware" do not), sorted */
+  /**
+   * entity keys that name something: people, organisations and names of two words or more, not a
+   * lone capitalised word ("Ransomware" opening a sentence), sorted
+   */
+  namedIds: Int32Array;
+  /** named keys few articles name (a shared one identifies a story; "Obama" does not), sorted */
   rareEntityIds: Int32Array;
   /** person keys: full names and each of their words, sorted */
   personIds: Int32Array;
@@ -74,6 +79,7 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     for (const t of tokenize(body)) if (isContentToken(t)) bump(vocab.id(stem(t)), 1);
   }
   const entityIdList: number[] = [];
+  const namedIdList: number[] = [];
   const personIdList: number[] = [];
   const placeIdList: number[] = [];
   const cityIdList: number[] = [];
@@ -86,6 +92,7 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     const key = e.name.toLowerCase();
     const id = vocab.id('e:' + key);
     entityIdList.push(id);
+    if (e.type !== 'other' || key.includes(' ')) namedIdList.push(id);
     if (e.type === 'person') {
       personIdList.push(id);
       const sp = key.lastIndexOf(' ');
@@ -113,13 +120,15 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     if (salient.length >= 20) break;
   }
   const entityIds = sortedUnique(entityIdList);
-  const rareEntityIds = vocab.docs > 500 ? entityIds.filter((id) => vocab.share(id) < RARE_ENTITY_SHARE) : entityIds;
+  const namedIds = sortedUnique(namedIdList);
+  const rareEntityIds = vocab.docs > 500 ? namedIds.filter((id) => vocab.share(id) < RARE_ENTITY_SHARE) : namedIds;
   vocab.observe(vec.ids);
   const t = toMillis(a.published_at);
   return {
     vec,
     titleIds: sortedUnique(titleIdList),
     entityIds,
+    namedIds,
     rareEntityIds,
     personIds: sortedUnique(personIdList),
     placeIds: sortedUnique(placeIdList),

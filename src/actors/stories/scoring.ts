@@ -168,7 +168,7 @@ export function scoreStory(a: ClusterFeatures, category: string | null, s: Story
   if (a.placeIds.length > 0 && s.dominantPlaces > 0 && overlap(a.placeIds, s.placeIds) === 0) conflict += w.placeConflict;
   // Against the story's core (its lead and what half its articles name): one stray article
   // cannot widen what the story is about, so one wrong join does not open it to every look-alike.
-  if (ne > 0 && s.coreEntityIds.length > 0 && overlap(a.rareEntityIds, s.coreEntityIds) === 0) conflict += w.coreEntityConflict;
+  if (a.namedIds.length > 0 && s.coreEntityIds.length > 0 && overlap(a.rareEntityIds, s.coreEntityIds) === 0) conflict += w.coreEntityConflict;
   if (a.placeIds.length > 0 && s.corePlaceIds.length > 0 && overlap(a.placeIds, s.corePlaceIds) === 0) conflict += w.corePlaceConflict;
   if (a.cityIds.length > 0 && s.coreCityIds.length > 0 && overlap(a.cityIds, s.coreCityIds) === 0) conflict += w.coreCityConflict;
   const cat = category !== null && category === s.category ? 1 : 0;
