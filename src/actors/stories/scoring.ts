@@ -130,12 +130,7 @@ export interface ScoreParts {
   conflict: number;
 }
 
-/** An article vector scattered into a dense array (index = term id), so a dot product costs one lookup per story term. */
-export interface DenseVec {
-  weights: Float32Array;
-}
-
-/** `a` (scattered in `dense`) dot `b`. */
+/** `a` scattered into `dense` (index = term id) dot `b`: one lookup per story term. */
 function denseDot(dense: Float32Array, b: SparseVec): number {
   const ids = b.ids;
   const ws = b.weights;
