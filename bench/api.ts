@@ -69,7 +69,8 @@ async function serveApi(): Promise<void> {
   const { CursorCodec } = await import('../src/api/cursor.js');
   const { FeedService } = await import('../src/api/feed.js');
   const { registerApiRoutes } = await import('../src/api/routes.js');
-  const { HttpServer, Router } = await import('../src/api/server.js');
+  const { HttpServer } = await import('../src/api/server.js');
+  const { Router } = await import('../src/api/router.js');
   const dataDir = process.env.BENCH_DATA_DIR!;
   const sql = await openSql({ databaseUrl: process.env.BENCH_DATABASE_URL || undefined, dataDir });
   const cache = await openCache({ redisUrl: process.env.BENCH_REDIS_URL || undefined, prefix: 'bench:' });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ensureArticlePartitions, newsMigrations } from './actors/store/migrations.js';
 import { addHealthRoutes } from './api/health.js';
-import { HttpServer, Router } from './api/server.js';
+import { Router } from './api/router.js';
+import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
 import { openCache, type Cache } from './runtime/cache.js';
 import { describeError } from './runtime/errors.js';

@@ -1,7 +1,8 @@
 import { describeError } from '../runtime/errors.js';
 import { silentLogger, type Logger } from '../runtime/log.js';
 import type { Metrics } from '../runtime/metrics.js';
-import { json, type Router } from './server.js';
+import { json } from './reply.js';
+import type { Router } from './router.js';
 
 /** A readiness check: resolves when the dependency answers. */
 export type ReadinessCheck = () => Promise<void>;

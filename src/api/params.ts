@@ -1,5 +1,5 @@
 import { CATEGORIES, REGIONS } from '../actors/store/feed-items.js';
-import { HttpError } from './server.js';
+import { HttpError } from './reply.js';
 
 /**
  * Query and path parameter validation for the public API. Every parameter is checked before it

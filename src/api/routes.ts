@@ -9,7 +9,8 @@ import { registerSearchRoutes } from './routes/search.js';
 import { registerStoryRoutes } from './routes/stories.js';
 import { registerThumbRoutes } from './routes/thumbs.js';
 import { registerWebRoutes } from './routes/web.js';
-import { errorReply, type Handler, type Reply, type Request, type Router } from './server.js';
+import { errorReply, type Handler, type Reply, type Request } from './reply.js';
+import type { Router } from './router.js';
 
 export type { ApiDeps } from './routes/common.js';
 

@@ -6,7 +6,7 @@ import type { PublisherStore } from '../actors/publisher/state.js';
 import type { ParsedFeed } from '../actors/publisher/types.js';
 import type { RawArticle } from '../actors/ingest/types.js';
 import { listPublishers } from '../actors/store/publishers.js';
-import { HttpError } from '../api/server.js';
+import { HttpError } from '../api/reply.js';
 import type { Component, Node } from '../node.js';
 import type { SharedFetcher } from './fetcher.js';
 import { siblingModule } from '../runtime/module-url.js';

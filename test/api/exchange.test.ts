@@ -1,6 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpServer, Router, json } from '../../src/api/server.js';
+import { json } from '../../src/api/reply.js';
+import { Router } from '../../src/api/router.js';
+import { HttpServer } from '../../src/api/server.js';
 
 /**
  * The per-request object the handlers see: headers are copied lazily (a synchronous reply reads

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError, HttpServer, Router, json } from '../../src/api/server.js';
+import { HttpError, json } from '../../src/api/reply.js';
+import { Router } from '../../src/api/router.js';
+import { HttpServer } from '../../src/api/server.js';
 
 let server: HttpServer;
 let base: string;

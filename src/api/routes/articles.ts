@@ -1,7 +1,8 @@
 import { getArticles, storyArticles } from '../../actors/store/articles.js';
 import { getStories } from '../../actors/store/stories.js';
 import { parseId, readQuery } from '../params.js';
-import { HttpError, type Handler, type Router } from '../server.js';
+import { HttpError, type Handler } from '../reply.js';
+import type { Router } from '../router.js';
 import { DETAIL_CACHE, jsonCached, publicArticle, type ApiDeps } from './common.js';
 
 /** Related articles shown beside one article; Full Coverage (`/v1/stories/:id`) has them all. */

@@ -6,7 +6,7 @@ import type { Sql } from '../../runtime/sql.js';
 import type { CursorCodec } from '../cursor.js';
 import type { FeedService } from '../feed.js';
 import { etagOf, type HotEntry } from '../hot-cache.js';
-import { encodeHeaders, type Reply, type Request } from '../server.js';
+import { encodeHeaders, type Reply, type Request } from '../reply.js';
 
 /** What the API routes need from the node. */
 export interface ApiDeps {

@@ -2,7 +2,8 @@ import { InvalidCursorError } from '../cursor.js';
 import type { FeedQuery } from '../feed.js';
 import type { HotEntry } from '../hot-cache.js';
 import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
-import { HttpError, type Handler, type Request, type Router } from '../server.js';
+import { HttpError, type Handler, type Request } from '../reply.js';
+import type { Router } from '../router.js';
 import { FEED_CACHE, hotReply, type ApiDeps } from './common.js';
 
 /** How long a first page may be served from its last rendering while a rebuild is in flight. */

@@ -3,7 +3,8 @@ import { getArticles } from '../../actors/store/articles.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger } from '../../runtime/log.js';
 import { parseId, readQuery } from '../params.js';
-import { HttpError, type Handler, type Router } from '../server.js';
+import { HttpError, type Handler } from '../reply.js';
+import type { Router } from '../router.js';
 import { NO_STORE, clientIp, type ApiDeps } from './common.js';
 
 /**

@@ -2,7 +2,8 @@ import { CATEGORIES } from '../../actors/store/feed-items.js';
 import { searchArticles } from '../../actors/store/search.js';
 import { HotCache, etagOf, type HotEntry } from '../hot-cache.js';
 import { FEED_REGIONS, parseCursor, parseEnum, parseLimit, parseSearchText, readQuery } from '../params.js';
-import { HttpError, type Handler, type Reply, type Request, type Router } from '../server.js';
+import { HttpError, type Handler, type Reply, type Request } from '../reply.js';
+import type { Router } from '../router.js';
 import { DETAIL_CACHE, cachedReply, hotReply, publicArticle, type ApiDeps } from './common.js';
 import { cursorErrorToHttp } from './feed.js';
 

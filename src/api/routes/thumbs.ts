@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { THUMB_CACHE_CONTROL, THUMB_CONTENT_TYPE } from '../../actors/thumbs/store.js';
 import { readQuery } from '../params.js';
-import { HttpError, type Handler, type Router } from '../server.js';
+import { HttpError, type Handler } from '../reply.js';
+import type { Router } from '../router.js';
 import { etagMatches } from './common.js';
 
 const DIR = /^[0-9a-f]{2}$/;

@@ -1,6 +1,7 @@
 import { etagOf } from '../hot-cache.js';
 import { readQuery } from '../params.js';
-import type { Handler, Reply, Request, Router } from '../server.js';
+import type { Handler, Reply, Request } from '../reply.js';
+import type { Router } from '../router.js';
 import { CLIENT_JS } from '../web/client.js';
 import { APP_CSS, INDEX_HTML } from '../web/page.js';
 import { cachedReply } from './common.js';
