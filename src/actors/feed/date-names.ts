@@ -3,38 +3,73 @@
  * and time-zone abbreviations. Keys are lower-case without diacritics or trailing dots.
  */
 
+/** How the date parser compares words: lower case, no diacritics, no trailing dots. */
+export function foldWord(w: string): string {
+  return w.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\.+$/, '');
+}
+
 const MONTH_WORDS: readonly (readonly string[])[] = [
-  // en, de, fr, es, it, pt, nl (full and abbreviated)
-  ['jan', 'january', 'januar', 'janner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari'],
-  ['feb', 'february', 'februar', 'fevrier', 'fevr', 'fev', 'febrero', 'febbraio', 'fevereiro', 'februari'],
-  ['mar', 'march', 'marz', 'maerz', 'mars', 'marzo', 'marco', 'maart', 'mrt'],
-  ['apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile'],
-  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei'],
-  ['jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho'],
-  ['jul', 'july', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho'],
-  ['aug', 'august', 'aout', 'agosto', 'ago', 'augustus'],
-  ['sep', 'sept', 'september', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro'],
-  ['oct', 'october', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out'],
-  ['nov', 'november', 'novembre', 'noviembre', 'novembro'],
-  ['dec', 'december', 'dezember', 'dez', 'decembre', 'diciembre', 'dic', 'dicembre', 'dezembro'],
+  // en, de, fr, es, it, pt, nl, ca, ro, sv/da/no, fi, pl, cs, hu, tr, id/ms, el, ru (full, genitive, abbreviated)
+  ['jan', 'january', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari', 'gener', 'ianuarie', 'ian',
+    'tammikuu', 'tammikuuta', 'tammi', 'styczeń', 'stycznia', 'sty', 'leden', 'ledna', 'január', 'ocak', 'oca', 'ιαν', 'ιανουάριος', 'ιανουαρίου', 'январь', 'января', 'янв'],
+  ['feb', 'february', 'februar', 'février', 'févr', 'fev', 'febrero', 'febbraio', 'fevereiro', 'februari', 'febrer', 'februarie', 'helmikuu',
+    'helmikuuta', 'helmi', 'luty', 'lutego', 'lut', 'únor', 'února', 'február', 'şubat', 'şub', 'φεβ', 'φεβρουάριος', 'φεβρουαρίου', 'февраль', 'февраля', 'фев'],
+  ['mar', 'march', 'märz', 'maerz', 'mars', 'marzo', 'março', 'maart', 'mrt', 'març', 'martie', 'maaliskuu', 'maaliskuuta', 'maalis', 'marzec',
+    'marca', 'březen', 'března', 'március', 'márc', 'mart', 'maret', 'μαρ', 'μάρτιος', 'μαρτίου', 'μάώ', 'март', 'марта'],
+  ['apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile', 'aprilie', 'huhtikuu', 'huhtikuuta', 'huhti', 'kwiecień', 'kwietnia', 'kwi', 'duben',
+    'dubna', 'április', 'ápr', 'nisan', 'nis', 'απρ', 'απρίλιος', 'απριλίου', 'апрель', 'апреля', 'апр'],
+  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maig', 'maj', 'toukokuu', 'toukokuuta', 'touko', 'maja', 'květen', 'května', 'május',
+    'máj', 'mayıs', 'mayis', 'μάι', 'μαΐ', 'μάιος', 'μαΐου', 'μαΐου', 'май', 'мая'],
+  ['jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'juny', 'iunie', 'iun', 'kesäkuu', 'kesäkuuta', 'kesä', 'czerwiec', 'czerwca',
+    'cze', 'červen', 'června', 'június', 'jún', 'haziran', 'haz', 'ιούν', 'ιον', 'ιούνιος', 'ιουνίου', 'июнь', 'июня', 'июн'],
+  ['jul', 'july', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho', 'juliol', 'iulie', 'iul', 'heinäkuu', 'heinäkuuta', 'heinä',
+    'lipiec', 'lipca', 'lip', 'červenec', 'července', 'július', 'júl', 'temmuz', 'tem', 'ιούλ', 'ιολ', 'ιούλιος', 'ιουλίου', 'июль', 'июля', 'июл'],
+  ['aug', 'august', 'août', 'agosto', 'ago', 'augustus', 'agost', 'augusti', 'elokuu', 'elokuuta', 'elo', 'sierpień', 'sierpnia', 'sie', 'srpen',
+    'srpna', 'augusztus', 'ağustos', 'ağu', 'agustus', 'agu', 'agt', 'αύγ', 'αυγ', 'αύγουστος', 'αυγούστου', 'август', 'августа', 'авг'],
+  ['sep', 'sept', 'september', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro', 'setembre', 'septembrie', 'syyskuu',
+    'syyskuuta', 'syys', 'wrzesień', 'września', 'wrz', 'září', 'szeptember', 'szept', 'eylül', 'eyl', 'σεπ', 'σεπτέμβριος', 'σεπτεμβρίου',
+    'сентябрь', 'сентября', 'сен', 'сент'],
+  ['oct', 'october', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'octombrie', 'lokakuu', 'lokakuuta', 'loka',
+    'październik', 'października', 'paź', 'říjen', 'října', 'október', 'ekim', 'eki', 'οκτ', 'οκτώβριος', 'οκτωβρίου', 'октябрь', 'октября', 'окт'],
+  ['nov', 'november', 'novembre', 'noviembre', 'novembro', 'noiembrie', 'noi', 'marraskuu', 'marraskuuta', 'marras', 'listopad', 'listopada',
+    'listopadu', 'lis', 'kasım', 'kasim', 'kas', 'νοέ', 'νοε', 'νοέμβριος', 'νοεμβρίου', 'ноябрь', 'ноября', 'ноя'],
+  ['dec', 'december', 'dezember', 'dez', 'décembre', 'diciembre', 'dic', 'dicembre', 'dezembro', 'desembre', 'decembrie', 'joulukuu', 'joulukuuta',
+    'joulu', 'grudzień', 'grudnia', 'gru', 'prosinec', 'prosince', 'aralık', 'aralik', 'ara', 'desember', 'des', 'δεκ', 'δεκέμβριος', 'δεκεμβρίου',
+    'декабрь', 'декабря', 'дек'],
 ];
 
 /** month word → 1..12 */
 export const MONTHS: ReadonlyMap<string, number> = new Map(
-  MONTH_WORDS.flatMap((words, i) => words.map((w) => [w, i + 1] as const)),
+  MONTH_WORDS.flatMap((words, i) => words.map((w) => [foldWord(w), i + 1] as const)),
 );
 
 /** weekday words (skipped; feeds often get the weekday wrong, so it is never checked) */
-export const WEEKDAYS: ReadonlySet<string> = new Set([
-  'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun',
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
-  'mo', 'di', 'mi', 'do', 'fr', 'sa', 'so', 'montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag',
-  'lun', 'mar', 'mer', 'jeu', 'ven', 'sam', 'dim', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche',
-  'mie', 'jue', 'vie', 'sab', 'dom', 'lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'domingo',
-  'gio', 'lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'domenica',
-  'seg', 'ter', 'qua', 'qui', 'sex', 'segunda', 'terca', 'quarta', 'quinta', 'sexta',
-  'ma', 'wo', 'vr', 'za', 'zo', 'maandag', 'dinsdag', 'woensdag', 'donderdag', 'vrijdag', 'zaterdag', 'zondag',
-]);
+export const WEEKDAYS: ReadonlySet<string> = new Set(
+  [
+    'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun',
+    'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
+    'mo', 'di', 'mi', 'do', 'fr', 'sa', 'so', 'montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag',
+    'lun', 'mar', 'mer', 'jeu', 'ven', 'sam', 'dim', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche',
+    'mie', 'jue', 'vie', 'sab', 'dom', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado', 'domingo',
+    'gio', 'lunedì', 'martedì', 'mercoledì', 'giovedì', 'venerdì', 'domenica',
+    'seg', 'ter', 'qua', 'qui', 'sex', 'segunda', 'terça', 'quarta', 'quinta', 'sexta',
+    'ma', 'wo', 'vr', 'za', 'zo', 'maandag', 'dinsdag', 'woensdag', 'donderdag', 'vrijdag', 'zaterdag', 'zondag',
+    'dl', 'dt', 'dc', 'dj', 'dv', 'ds', 'dg', 'dilluns', 'dimarts', 'dimecres', 'dijous', 'divendres', 'dissabte', 'diumenge',
+    'luni', 'marți', 'miercuri', 'joi', 'vineri', 'sâmbătă', 'duminică',
+    'mån', 'tis', 'ons', 'tor', 'fre', 'lör', 'sön', 'tir', 'lør', 'søn', 'måndag', 'tisdag', 'onsdag', 'torsdag', 'fredag', 'lördag', 'söndag',
+    'mandag', 'tirsdag', 'lørdag', 'søndag',
+    'ma', 'ti', 'ke', 'to', 'pe', 'la', 'su', 'maanantai', 'tiistai', 'keskiviikko', 'torstai', 'perjantai', 'lauantai', 'sunnuntai',
+    // no 'pt' (Polish Friday): it is Pacific Time after a time
+    'pon', 'wt', 'śr', 'czw', 'sob', 'nie', 'niedz', 'poniedziałek', 'wtorek', 'środa', 'czwartek', 'piątek', 'sobota', 'niedziela',
+    // no 'út' or 'čt' (Czech Tuesday, Thursday): folded they are the zones UT and CT
+    'po', 'st', 'pá', 'ne', 'pondělí', 'úterý', 'středa', 'čtvrtek', 'pátek', 'neděle',
+    'hétfő', 'kedd', 'szerda', 'csütörtök', 'péntek', 'szombat', 'vasárnap',
+    'pzt', 'sal', 'çar', 'per', 'cum', 'cmt', 'paz', 'pazartesi', 'salı', 'çarşamba', 'perşembe', 'cuma', 'cumartesi', 'pazar',
+    'senin', 'selasa', 'rabu', 'kamis', 'jumat', "jum'at", 'sabtu', 'minggu',
+    'κυρ', 'δευ', 'τρι', 'τετ', 'πεμ', 'παρ', 'σαβ', 'κυριακή', 'δευτέρα', 'τρίτη', 'τετάρτη', 'πέμπτη', 'παρασκευή', 'σάββατο',
+    'пн', 'вт', 'ср', 'чт', 'пт', 'сб', 'вс', 'понедельник', 'вторник', 'среда', 'четверг', 'пятница', 'суббота', 'воскресенье',
+  ].map(foldWord),
+);
 
 /** words that carry no date information */
 export const FILLERS: ReadonlySet<string> = new Set(['de', 'del', 'of', 'the', 'at', 'um', 'uhr', 'feira', 'le', 'el', 'il', 'den', 'der']);

@@ -1,5 +1,8 @@
-import { FILLERS, MONTHS, WEEKDAYS, ZONES } from './date-names.js';
-import { isKnownZone, zoneOffsetAt } from './time-zones.js';
+import { build, offsetMinutes, type Parts } from './date-build.js';
+import { FILLERS, foldWord, MONTHS, WEEKDAYS, ZONES } from './date-names.js';
+import { parseIso } from './dates-iso.js';
+import { parseLocalForm } from './dates-local.js';
+import { isKnownZone } from './time-zones.js';
 
 /**
  * Feed dates → UTC instants. Understands W3C-DTF / ISO 8601 (also compact and with a space),
@@ -13,7 +16,7 @@ export function parseFeedDate(input: string): Date | null {
   if (typeof input !== 'string') return null;
   const s = input.trim();
   if (s.length === 0 || s.length > 120) return null;
-  return parseRfc822Fast(s) ?? parseIso(s) ?? parseLoose(s);
+  return parseRfc822Fast(s) ?? parseIso(s) ?? parseLocalForm(s) ?? parseLoose(s);
 }
 
 /** The canonical RFC 822 form most feeds use, read without tokenising (hot path). */
@@ -52,89 +55,6 @@ function isoString(d: Date): string {
   const ms = d.getUTCMilliseconds();
   const msText = ms < 10 ? `00${ms}` : ms < 100 ? `0${ms}` : `${ms}`;
   return `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${msText}Z`;
-}
-
-interface Parts {
-  y: number;
-  mo: number;
-  d: number;
-  h: number;
-  mi: number;
-  sec: number;
-  ms: number;
-}
-
-const ISO =
-  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2}))?)?(?:(?:T|\s+|T\s*)(\d{1,2}):?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|UTC|GMT|UT|[+-]\d{2}(?::?\d{2})?)?$/i;
-
-function parseIso(s: string): Date | null {
-  const m = ISO.exec(s);
-  if (!m) return null;
-  // a bare 5..8 digit number is more likely an id than a date; W3C-DTF needs separators or T
-  if (!s.includes('-') && !/T/i.test(s) && s.length !== 4) return null;
-  const p: Parts = {
-    y: +m[1]!,
-    mo: m[2] ? +m[2] : 1,
-    d: m[3] ? +m[3] : 1,
-    h: m[4] ? +m[4] : 0,
-    mi: m[5] ? +m[5] : 0,
-    sec: m[6] ? +m[6] : 0,
-    ms: m[7] ? Math.round(+`0.${m[7]}` * 1000) : 0,
-  };
-  const off = m[8] ? offsetMinutes(m[8]) : 0;
-  if (off === null) return null;
-  return build(p, off);
-}
-
-/** `Z`, `+02`, `+0200`, `+02:00`, `GMT+2` → minutes east of UTC, or null. */
-function offsetMinutes(z: string): number | null {
-  const zl = z.toLowerCase();
-  const named = ZONES.get(zl);
-  if (named !== undefined) return named;
-  const m = /^(?:gmt|utc|ut)?([+-])(\d{1,4})(?::(\d{2}))?$/.exec(zl);
-  if (!m) return null;
-  let h: number;
-  let mi: number;
-  const digits = m[2]!;
-  if (m[3] !== undefined) {
-    if (digits.length > 2) return null;
-    h = +digits;
-    mi = +m[3];
-  } else if (digits.length <= 2) {
-    h = +digits;
-    mi = 0;
-  } else {
-    h = +digits.slice(0, digits.length - 2);
-    mi = +digits.slice(-2);
-  }
-  if (h > 14 || mi > 59) return null;
-  const v = h * 60 + mi;
-  return m[1] === '-' ? -v : v;
-}
-
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function daysIn(y: number, mo: number): number {
-  if (mo !== 2) return MONTH_DAYS[mo - 1]!;
-  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-}
-
-/** Validate and convert; `off` is minutes east of UTC, or an IANA zone name. */
-function build(p: Parts, off: number | string): Date | null {
-  if (p.y < 1000 || p.y > 9999 || p.mo < 1 || p.mo > 12 || p.d < 1 || p.d > daysIn(p.y, p.mo)) return null;
-  let h = p.h;
-  if (h === 24 && p.mi === 0 && p.sec === 0 && p.ms === 0) h = 24; // 24:00 is the end of the day
-  else if (h > 23) return null;
-  if (p.mi > 59 || p.sec > 60) return null;
-  const sec = Math.min(p.sec, 59); // a leap second lands on :59
-  // Date.UTC maps years 0..99 to 19xx, which cannot happen here (years are >= 1000)
-  const local = Date.UTC(p.y, p.mo - 1, p.d, h, p.mi, sec, p.ms);
-  if (typeof off === 'string') return new Date(local - zoneOffsetAt(off, local) * 60_000);
-  return new Date(local - off * 60_000);
-}
-
-function fold(w: string): string {
-  return w.normalize('NFD').replace(/\p{M}/gu, '').replace(/\.+$/, '');
 }
 
 const TIME = /^(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?(am|pm|a\.m\.|p\.m\.)?(z|[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5})?$/;
@@ -204,7 +124,7 @@ function parseLoose(s: string): Date | null {
         continue;
       }
     }
-    const w = fold(tok);
+    const w = foldWord(tok);
     const month = MONTHS.get(w);
     if (month !== undefined) {
       months.push({ m: month, weekdayToo: WEEKDAYS.has(w) });

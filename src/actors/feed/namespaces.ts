@@ -113,11 +113,12 @@ export function tagNameRewriter(xml: string, root: RootInfo): ((name: string) =>
   }
   // most feeds already use the canonical prefixes: then there is nothing to rewrite
   for (const [from, to] of map) if (from === to) map.delete(from);
-  if (map.size === 0) return null;
+  const foldCase = caseInsensitiveRss(root);
+  if (map.size === 0 && !foldCase) return null;
   const cache = new Map<string, string>();
   return (name) => {
     const colon = name.indexOf(':');
-    if (colon === -1) return name;
+    if (colon === -1) return foldCase ? (RSS_NAMES.get(name.toLowerCase()) ?? name) : name;
     let out = cache.get(name);
     if (out !== undefined) return out;
     const to = map.get(name.slice(0, colon));
@@ -130,4 +131,22 @@ export function tagNameRewriter(xml: string, root: RootInfo): ((name: string) =>
 const CANONICAL = new Set(Object.values(KNOWN).filter(Boolean));
 function isCanonical(prefix: string): boolean {
   return CANONICAL.has(prefix);
+}
+
+/** RSS's own element names by their lower-case form. */
+const RSS_NAMES = new Map(
+  [
+    'rss', 'channel', 'item', 'title', 'link', 'description', 'guid', 'pubDate', 'lastBuildDate', 'author', 'category', 'comments',
+    'enclosure', 'source', 'language', 'copyright', 'managingEditor', 'webMaster', 'ttl', 'image', 'url', 'width', 'height',
+    'skipHours', 'skipDays', 'hour', 'day', 'textInput', 'name', 'docs', 'generator', 'cloud', 'rating',
+  ].map((n) => [n.toLowerCase(), n]),
+);
+
+/**
+ * iTunes reads a podcast's non-iTunes element names case-insensitively (`<TiTlE>`), and feeds made
+ * for it rely on that: in an RSS document whose root declares the iTunes namespace, RSS element
+ * names in any case are read as RSS's. Other documents keep XML's exact names.
+ */
+function caseInsensitiveRss(root: RootInfo): boolean {
+  return root.name.toLowerCase() === 'rss' && /podcast-1\.0\.dtd/i.test(root.attrs);
 }

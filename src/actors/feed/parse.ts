@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { adaptAtom, atomFormat } from './atom.js';
+import { adaptCdf, isCdf } from './cdf.js';
 import { decodeBody } from './encoding.js';
 import { FeedParseError } from './errors.js';
 import { adaptJsonFeed } from './jsonfeed.js';
@@ -14,7 +15,7 @@ export type { FeedEntry, FeedFormat, FeedInfo, FeedMeta, ParsedFeed, ParseOption
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * Parse a feed body (RSS 0.9x/1.0/2.0, Atom 0.3/1.0, JSON Feed 1.0/1.1) into the normalised
+ * Parse a feed body (RSS 0.9x/1.0/2.0, Atom 0.3/1.0, JSON Feed 1.0/1.1, CDF) into the normalised
  * shape. Throws `FeedParseError` (`PARSE_MALFORMED`, `PARSE_TOO_LARGE`, `PARSE_UNSUPPORTED`,
  * `PARSE_ENTITY_LIMIT`, `PARSE_TOO_DEEP`) and nothing else.
  */
@@ -75,6 +76,7 @@ function adapt(text: string, base: string | null, contentType: string | undefine
   const name = doc.rootName;
   if (name === 'rss' || name === 'rdf:RDF' || name === 'RDF') return adaptRss(doc, base, rssFormat(doc));
   if (name === 'feed') return adaptAtom(doc, base, atomFormat(doc));
+  if (isCdf(doc)) return adaptCdf(doc, base);
   if (name === 'channel') return adaptRss({ ...doc, root: { channel: doc.root } }, base, 'rss09');
   if (/^html$/i.test(name)) throw new FeedParseError('PARSE_UNSUPPORTED', 'an HTML page, not a feed');
   throw new FeedParseError('PARSE_UNSUPPORTED', `not a feed: root element <${name.slice(0, 40)}>`);

@@ -21,11 +21,14 @@ export function htmlToText(input: string): string {
   return collapse(s);
 }
 
-/** Anything `collapse` would change: a non-space blank, two blanks in a row, a blank at either end. */
-const NEEDS_COLLAPSE = /[^\S ]|\s\s|^\s|\s$/;
+/** Anything `collapse` would change: a tab or line break, two spaces in a row, a blank at either end. */
+const NEEDS_COLLAPSE = /[\t\n\r\f\v]|  |^\s|\s$/;
 
-/** Collapse runs of whitespace and trim. */
+/**
+ * Collapse runs of layout whitespace (spaces, tabs, line breaks) and trim. Spaces the publisher
+ * wrote as characters of their own (`&nbsp;`, `&thinsp;`, an em space) are kept: they are text.
+ */
 export function collapse(s: string): string {
   // most titles, names and categories are already tidy: one test, no new string
-  return NEEDS_COLLAPSE.test(s) ? s.replace(/[\s\u00a0]+/g, ' ').trim() : s;
+  return NEEDS_COLLAPSE.test(s) ? s.replace(/[ \t\n\r\f\v]+/g, ' ').trim() : s;
 }

@@ -4,6 +4,7 @@ import {
 } from './fields.js';
 import { childBase, resolveUrl } from './links.js';
 import { atomKind, constructHtml, constructText } from './text.js';
+import { extensionCategories, itunesImage, mediaCredits } from './extensions.js';
 import { pickThumbnail } from './thumbnails.js';
 import type { Enclosure, FeedEntry, FeedFormat, FeedInfo, FeedMeta } from './types.js';
 import { attr, kid, kidOf, kids, textOf, type XmlDocument, type XObj } from './xml.js';
@@ -36,7 +37,7 @@ export function adaptRss(doc: XmlDocument, docBase: string | null, format: FeedF
   const feed: FeedInfo = {
     title: constructText(kid(channel, 'title'), 'rss', ents) || firstText(channel, ['dc:title'], ents),
     link: rssLink(channel, ents, base) ?? links.alternate,
-    description: constructText(kidOf(channel, ['description', 'dc:description', 'itunes:summary']), 'rss', ents) || null,
+    description: constructText(kidOf(channel, ['description', 'dc:description', 'itunes:summary', 'itunes:subtitle']), 'rss', ents) || null,
     language: cleanLanguage(
       firstText(channel, ['language', 'dc:language'], ents) ?? attr(channel, 'xml:lang', ents) ?? attr(root, 'xml:lang', ents),
     ),
@@ -76,8 +77,7 @@ function feedImage(root: unknown, channel: unknown, ents: EntityContext, base: s
     const u = resolveUrl(firstText(img, ['url'], ents) ?? attr(img, 'rdf:resource', ents) ?? attr(img, 'href', ents), base);
     if (u) return u;
   }
-  const it = kid(channel, 'itunes:image');
-  const u = resolveUrl(attr(it, 'href', ents) ?? attr(it, 'url', ents), base);
+  const u = itunesImage(channel, ents, base);
   if (u) return u;
   return resolveUrl(firstText(channel, ['atom:logo', 'atom:icon'], ents), base);
 }
@@ -114,14 +114,16 @@ function rssEntry(item: unknown, ents: EntityContext, parentBase: string | null)
     constructHtml(summaryNode, 'html', base, ents) ??
     (atomSummary !== undefined ? constructHtml(atomSummary, atomKind(atomSummary, ents).kind, base, ents) : null) ??
     constructHtml(kid(item, 'itunes:summary'), 'text', base, ents) ??
-    constructHtml(kid(kid(item, 'media:group'), 'media:description') ?? kid(item, 'media:description'), 'text', base, ents);
+    constructHtml(kid(kid(item, 'media:group'), 'media:description') ?? kid(item, 'media:description'), 'text', base, ents) ??
+    constructHtml(kid(item, 'itunes:subtitle'), 'text', base, ents);
 
   const titleNode = kid(item, 'title');
   const atomTitle = kid(item, 'atom:title');
   const title =
     constructText(titleNode, 'rss', ents) ||
     (atomTitle !== undefined ? constructText(atomTitle, atomKind(atomTitle, ents).kind, ents) : '') ||
-    constructText(kid(item, 'dc:title'), 'rss', ents);
+    constructText(kid(item, 'dc:title'), 'rss', ents) ||
+    constructText(kid(item, 'media:title') ?? kid(kid(item, 'media:group'), 'media:title') ?? kid(kid(item, 'media:content'), 'media:title'), 'rss', ents);
 
   const authorNames = [
     ...texts(item, 'author', ents),
@@ -129,12 +131,14 @@ function rssEntry(item: unknown, ents: EntityContext, parentBase: string | null)
     ...kids(item, 'atom:author').map((a) => firstText(a, ['atom:name', 'name'], ents)),
     ...texts(item, 'itunes:author', ents),
   ].map(cleanAuthor);
+  if (authorNames.every((a) => !a)) authorNames.push(...mediaCredits(item, ents));
   const authors = distinct(authorNames);
 
   const categories = distinct([
     ...texts(item, 'category', ents),
     ...texts(item, 'dc:subject', ents),
     ...kids(item, 'atom:category').map((c) => attr(c, 'label', ents) ?? attr(c, 'term', ents)),
+    ...extensionCategories(item, ents),
   ]);
 
   const encl = distinctEnclosures(enclosures);

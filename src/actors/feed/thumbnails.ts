@@ -1,3 +1,4 @@
+import { itunesImage } from './extensions.js';
 import type { EntityContext } from './entities.js';
 import { resolveUrl } from './links.js';
 import type { Enclosure } from './types.js';
@@ -64,10 +65,5 @@ export function pickThumbnail(
   for (const e of enclosures) {
     if (e.type ? e.type.toLowerCase().startsWith('image/') : IMAGE_EXT.test(e.url)) return e.url;
   }
-  const it = kid(item, 'itunes:image');
-  if (it !== undefined) {
-    const u = resolveUrl(attr(it, 'href', ents) ?? attr(it, 'url', ents), base);
-    if (u) return u;
-  }
-  return firstImage;
+  return itunesImage(item, ents, base) ?? firstImage;
 }

@@ -40,7 +40,7 @@ export interface FeedEntry {
   thumbnail: string | null;
 }
 
-export type FeedFormat = 'rss2' | 'rss1' | 'rss09' | 'atom10' | 'atom03' | 'jsonfeed';
+export type FeedFormat = 'rss2' | 'rss1' | 'rss09' | 'atom10' | 'atom03' | 'jsonfeed' | 'cdf';
 
 export interface FeedMeta {
   format: FeedFormat;

@@ -2,6 +2,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { EntityContext, stripDoctype } from './entities.js';
 import { FeedParseError } from './errors.js';
 import { readRoot, tagNameRewriter, type RootInfo } from './namespaces.js';
+import { repairCandidates } from './xml-repair.js';
 
 /**
  * The XML front end: fast-xml-parser with entities off (we decode with the full HTML table),
@@ -24,7 +25,7 @@ export const CDATA = '#cdata';
 /** Elements whose content is read raw (text constructs that may hold HTML or XHTML). */
 const STOP_TAGS = [
   'title', 'description', 'summary', 'content', 'subtitle', 'tagline', 'info', 'rights', 'copyright',
-  'content:encoded', 'itunes:summary', 'media:description', 'media:title', 'dc:description', 'dc:title',
+  'content:encoded', 'itunes:summary', 'itunes:subtitle', 'media:description', 'media:title', 'dc:description', 'dc:title',
   'atom:title', 'atom:summary', 'atom:content', 'body', 'xhtml:body',
 ];
 
@@ -77,18 +78,24 @@ export function parseXml(text: string): XmlDocument {
   const info = readRoot(xml);
   if (!info) throw new FeedParseError('PARSE_MALFORMED', 'no root element found');
   if (/^html$/i.test(info.name)) throw new FeedParseError('PARSE_UNSUPPORTED', 'an HTML page, not a feed');
+  const rewrite = tagNameRewriter(xml, info);
+  const parser = rewrite ? rewritingParser : plainParser;
+  if (rewrite) rewriteTag = rewrite;
   let parsed: XObj;
   try {
-    const rewrite = tagNameRewriter(xml, info);
-    if (rewrite) rewriteTag = rewrite;
-    parsed = (rewrite ? rewritingParser : plainParser).parse(xml) as XObj;
+    parsed = parser.parse(xml) as XObj;
   } catch (err) {
-    if (err instanceof FeedParseError) throw err;
-    const msg = err instanceof Error ? err.message : String(err);
-    if (err instanceof RangeError || /nested tags/i.test(msg)) {
-      throw new FeedParseError('PARSE_TOO_DEEP', `elements nested deeper than ${XML_LIMITS.maxDepth}`, err);
-    }
-    throw new FeedParseError('PARSE_MALFORMED', `malformed XML: ${msg.slice(0, 200)}`, err);
+    const failure = classify(err);
+    if (failure.code !== 'PARSE_MALFORMED') throw failure;
+    const repaired = repairCandidates(xml).map((candidate) => {
+      try {
+        return parser.parse(candidate) as XObj;
+      } catch {
+        return null;
+      }
+    }).find((r) => r !== null);
+    if (!repaired) throw failure;
+    parsed = repaired;
   }
   for (const key of Object.keys(parsed)) {
     if (key === ATTRS || key === TEXT || key === CDATA || key.startsWith('?')) continue;
@@ -97,6 +104,16 @@ export function parseXml(text: string): XmlDocument {
     return { rootName: key, root: typeof root === 'object' && root !== null ? (root as XObj) : {}, info, entities: prolog.entities };
   }
   throw new FeedParseError('PARSE_MALFORMED', 'no root element found');
+}
+
+/** A parser exception as the FeedParseError it means. */
+function classify(err: unknown): FeedParseError {
+  if (err instanceof FeedParseError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  if (err instanceof RangeError || /nested tags/i.test(msg)) {
+    return new FeedParseError('PARSE_TOO_DEEP', `elements nested deeper than ${XML_LIMITS.maxDepth}`, err);
+  }
+  return new FeedParseError('PARSE_MALFORMED', `malformed XML: ${msg.slice(0, 200)}`, err);
 }
 
 // ---- tree access ------------------------------------------------------------------------------
