@@ -47,17 +47,20 @@ export class OwnNatsServer {
   private child: ChildProcess | null = null;
   readonly dir = mkdtempSync(join(tmpdir(), 'newsagg-nats-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly jetstream: boolean,
+  ) {}
 
   get url(): string {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  static async start(): Promise<OwnNatsServer> {
+  static async start(opts: { jetstream?: boolean } = {}): Promise<OwnNatsServer> {
     for (let i = 0; i < 50; i++) {
       const port = 14300 + Math.floor(Math.random() * 100);
       if (!(await portFree(port))) continue;
-      const s = new OwnNatsServer(port);
+      const s = new OwnNatsServer(port, opts.jetstream ?? true);
       try {
         await s.up();
         return s;
@@ -70,7 +73,8 @@ export class OwnNatsServer {
 
   /** (re)start on the same port and store directory */
   async up(): Promise<void> {
-    this.child = spawn(NATS_SERVER_BIN, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir], { stdio: 'ignore' });
+    const js = this.jetstream ? ['-js', '-sd', this.dir] : [];
+    this.child = spawn(NATS_SERVER_BIN, ['-a', '127.0.0.1', '-p', String(this.port), ...js], { stdio: 'ignore' });
     await until(() => portOpen(this.port), `nats-server on ${this.port}`, 10_000, 50);
   }
 
