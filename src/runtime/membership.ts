@@ -26,22 +26,26 @@ export interface Heartbeat {
   hello?: boolean;
   /** the node is stopping */
   leaving?: boolean;
+  /** the shard kinds this node takes (by its roles); absent = every kind */
+  kinds?: string[];
 }
 
 /** The pure part: who was heard when, and who has expired. Times come from the caller's clock. */
 export class MemberTable {
-  private readonly heardAt = new Map<string, { at: number; incarnation: string }>();
+  private readonly heardAt = new Map<string, { at: number; incarnation: string; kinds: readonly string[] | null }>();
 
+  /** `selfKinds`: the shard kinds this node takes; null = every kind */
   constructor(
     readonly self: string,
     private readonly expireAfterMs: number,
+    private readonly selfKinds: readonly string[] | null = null,
   ) {}
 
-  /** a heartbeat arrived; a new node (or a new incarnation of one) joins */
-  heard(node: string, incarnation: string, now: number): MemberEvent[] {
+  /** a heartbeat arrived; a new node (or a new incarnation of one) joins. `kinds` null = every kind */
+  heard(node: string, incarnation: string, now: number, kinds: readonly string[] | null = null): MemberEvent[] {
     if (node === this.self) return [];
     const prev = this.heardAt.get(node);
-    this.heardAt.set(node, { at: now, incarnation });
+    this.heardAt.set(node, { at: now, incarnation, kinds });
     if (!prev) return [{ type: 'join', node }];
     if (prev.incarnation !== incarnation) return [{ type: 'leave', node, reason: 'expired' }, { type: 'join', node }];
     return [];
@@ -71,6 +75,14 @@ export class MemberTable {
     return [this.self, ...this.heardAt.keys()].sort();
   }
 
+  /** live nodes that take shards of `kind`, sorted */
+  liveFor(kind: string): string[] {
+    const out: string[] = [];
+    if (this.selfKinds === null || this.selfKinds.includes(kind)) out.push(this.self);
+    for (const [node, h] of this.heardAt) if (h.kinds === null || h.kinds.includes(kind)) out.push(node);
+    return out.sort();
+  }
+
   has(node: string): boolean {
     return node === this.self || this.heardAt.has(node);
   }
@@ -83,6 +95,8 @@ export interface MembershipOptions {
   expireAfterMs?: number;
   /** the topic heartbeats travel on */
   topic?: string;
+  /** the shard kinds this node takes (from its roles); absent = every kind */
+  kinds?: readonly string[];
   clock?: Clock;
   log?: Logger;
   incarnation?: string;
@@ -103,6 +117,7 @@ export class Membership {
   private timer: unknown = null;
   private running = false;
   private liveCache: string[];
+  private readonly kinds: string[] | null;
 
   constructor(
     private readonly transport: Transport,
@@ -115,13 +130,19 @@ export class Membership {
     this.clock = opts.clock ?? realClock;
     this.log = opts.log ?? silentLogger;
     this.incarnation = opts.incarnation ?? Math.random().toString(36).slice(2, 10);
-    this.table = new MemberTable(this.self, this.expireAfterMs);
+    this.kinds = opts.kinds ? [...opts.kinds] : null;
+    this.table = new MemberTable(this.self, this.expireAfterMs, this.kinds);
     this.liveCache = this.table.live();
   }
 
   /** live node ids, this one included, sorted (the same list on every node that agrees) */
   members(): readonly string[] {
     return this.liveCache;
+  }
+
+  /** live nodes that take shards of `kind` (by their roles), this one included if it does */
+  membersFor(kind: string): readonly string[] {
+    return this.table.liveFor(kind);
   }
 
   isLive(node: string): boolean {
@@ -168,7 +189,7 @@ export class Membership {
 
   private beat(hello: boolean): void {
     try {
-      const hb: Heartbeat = { node: this.self, incarnation: this.incarnation, ...(hello ? { hello: true } : {}) };
+      const hb: Heartbeat = { node: this.self, incarnation: this.incarnation, ...(hello ? { hello: true } : {}), ...(this.kinds ? { kinds: this.kinds } : {}) };
       this.transport.publish(this.topic, hb);
     } catch (err) {
       this.log.warn({ err: describeError(err) }, 'heartbeat not sent');
@@ -186,7 +207,8 @@ export class Membership {
       return;
     }
     if (hb.leaving) return this.apply(this.table.left(hb.node, hb.incarnation));
-    this.apply(this.table.heard(hb.node, hb.incarnation, this.clock.now()));
+    const kinds = Array.isArray(hb.kinds) ? hb.kinds.filter((k): k is string => typeof k === 'string') : null;
+    this.apply(this.table.heard(hb.node, hb.incarnation, this.clock.now(), kinds));
     if (hb.hello) this.beat(false);
   }
 

@@ -22,12 +22,14 @@ import { assignShards, shardOfKey } from './rendezvous.js';
 export interface MemberView {
   readonly self: string;
   members(): readonly string[];
+  /** the live nodes that take shards of `kind` (by their roles) */
+  membersFor(kind: string): readonly string[];
   on(fn: (e: MemberEvent, live: readonly string[]) => void): () => void;
 }
 
 /** A fixed membership of one node (embedded mode, tests). */
 export function soleMember(self: string): MemberView {
-  return { self, members: () => [self], on: () => () => undefined };
+  return { self, members: () => [self], membersFor: () => [self], on: () => () => undefined };
 }
 
 export interface ShardKindSpec {
@@ -77,6 +79,7 @@ export class ShardOwnership {
   private readonly leases: LeaseKeeper;
   private readonly kinds: Readonly<Record<string, ShardKindSpec>>;
   private readonly host: ShardHost | null;
+  private readonly hosts = new Map<string, ShardHost>();
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly settleMs: number;
@@ -167,6 +170,17 @@ export class ShardOwnership {
     return Object.keys(this.kinds);
   }
 
+  /** the host of one kind (each role attaches its own before `start`); overrides the `host` option */
+  attach(kind: string, host: ShardHost): this {
+    this.spec(kind);
+    this.hosts.set(kind, host);
+    return this;
+  }
+
+  private hostOf(kind: string): ShardHost | null {
+    return this.hosts.get(kind) ?? this.host;
+  }
+
   on(fn: (e: OwnershipEvent) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -211,9 +225,8 @@ export class ShardOwnership {
   }
 
   private recompute(): void {
-    const live = this.members.members();
     const next = new Map<string, (string | null)[]>();
-    for (const [kind, spec] of Object.entries(this.kinds)) next.set(kind, assignShards(kind, spec.shards, live));
+    for (const [kind, spec] of Object.entries(this.kinds)) next.set(kind, assignShards(kind, spec.shards, this.members.membersFor(kind)));
     this.desired = next;
     if (this.running && this.settled) this.reconcile();
   }
@@ -246,7 +259,7 @@ export class ShardOwnership {
         // a rebuild that fails (store away) is retried while the shard is still ours
         for (let attempt = 1; ; attempt++) {
           try {
-            await this.host?.acquired(kind, st.shard);
+            await this.hostOf(kind)?.acquired(kind, st.shard);
             break;
           } catch (err) {
             if (!this.owns(kind, st.shard) || st.moving || !this.running) throw err;
@@ -264,7 +277,7 @@ export class ShardOwnership {
       this.log.warn({ kind, shard: st.shard, reason: e.reason }, 'shard lease lost');
       st.ready = false;
       this.emit({ type: 'released', kind, shard: st.shard, reason: 'lost' });
-      this.run(st, async () => this.host?.released(kind, st.shard, 'lost'));
+      this.run(st, async () => this.hostOf(kind)?.released(kind, st.shard, 'lost'));
       this.wake(st, false);
     }
   }
@@ -274,7 +287,7 @@ export class ShardOwnership {
     st.moving = true;
     st.ready = false;
     this.emit({ type: 'released', kind: st.kind, shard: st.shard, reason });
-    const stopped = this.run(st, async () => this.host?.released(st.kind, st.shard, reason));
+    const stopped = this.run(st, async () => this.hostOf(st.kind)?.released(st.kind, st.shard, reason));
     let timer: unknown;
     await Promise.race([stopped, new Promise<void>((r) => (timer = this.clock.setTimeout(r, this.releaseTimeoutMs)))]);
     this.clock.clearTimeout(timer);

@@ -34,6 +34,21 @@ describe('MemberTable', () => {
   });
 });
 
+describe('MemberTable.liveFor', () => {
+  it.each<[string, string[] | null, [string, string[] | null][], string, string[]]>([
+    ['every node takes every kind by default', null, [['b', null], ['c', null]], 'dedup', ['a', 'b', 'c']],
+    ['an ingest-only node takes publisher shards', ['publisher'], [['b', ['dedup', 'story']]], 'publisher', ['a']],
+    ['... and not dedup shards', ['publisher'], [['b', ['dedup', 'story']]], 'dedup', ['b']],
+    ['an api-only node takes none', [], [['b', null]], 'story', ['b']],
+    ['nobody takes a kind', [], [['b', []]], 'story', []],
+  ])('%s', (_name, selfKinds, others, kind, want) => {
+    const t = new MemberTable('a', 3000, selfKinds);
+    for (const [node, kinds] of others) t.heard(node, 'i', 0, kinds);
+    expect(t.liveFor(kind)).toEqual(want);
+    expect(t.live()).toEqual(['a', ...others.map((o) => o[0])].sort());
+  });
+});
+
 /** let the bus's setImmediate hops run */
 const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));

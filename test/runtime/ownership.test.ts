@@ -27,7 +27,7 @@ class RecordingHost implements ShardHost {
 }
 
 /** one "node": a transport and a store link that can die, membership, leases, ownership */
-function makeNode(id: string, bus: InProcessBus, store: MemoryLeaseStore, clock: ManualClock) {
+function makeNode(id: string, bus: InProcessBus, store: MemoryLeaseStore, clock: ManualClock, kinds?: string[]) {
   let dead = false;
   const t = bus.connect(id);
   const transport: Transport = {
@@ -46,7 +46,7 @@ function makeNode(id: string, bus: InProcessBus, store: MemoryLeaseStore, clock:
     release: (k, r) => (dead ? Promise.reject(new Error('cut')) : store.release(k, r)),
     read: (k) => (dead ? Promise.reject(new Error('cut')) : store.read(k)),
   };
-  const members = new Membership(transport, { intervalMs: 500, clock });
+  const members = new Membership(transport, { intervalMs: 500, clock, ...(kinds ? { kinds } : {}) });
   const leases = new LeaseKeeper(link, { holder: `${id}#1`, clock });
   const host = new RecordingHost(id);
   const ownership = new ShardOwnership({ members, leases, kinds: KINDS, host, clock, settleMs: 600 });
@@ -73,8 +73,8 @@ function cluster() {
   const clock = new ManualClock(0);
   const store = new MemoryLeaseStore(TTL, clock);
   const nodes: Node[] = [];
-  const add = (id: string) => {
-    const n = makeNode(id, bus, store, clock);
+  const add = (id: string, kinds?: string[]) => {
+    const n = makeNode(id, bus, store, clock, kinds);
     nodes.push(n);
     n.start();
     return n;
@@ -95,10 +95,10 @@ function cluster() {
   return { clock, nodes, add, run };
 }
 
-/** each shard owned by the node rendezvous names among `live`, with its host running it */
-function expectPlaced(nodes: Node[], live: string[]) {
+/** each shard owned by the node rendezvous names among `live` (per kind if a function), with its host running it */
+function expectPlaced(nodes: Node[], live: string[] | ((kind: string) => string[])) {
   for (const [kind, spec] of Object.entries(KINDS)) {
-    const want = assignShards(kind, spec.shards, live);
+    const want = assignShards(kind, spec.shards, typeof live === 'function' ? live(kind) : live);
     for (let s = 0; s < spec.shards; s++) {
       const owners = nodes.filter((n) => n.ownership.owns(kind, s)).map((n) => n.id);
       expect({ shard: `${kind}/${s}`, owners }).toEqual({ shard: `${kind}/${s}`, owners: [want[s]] });
@@ -161,6 +161,20 @@ describe('ShardOwnership', () => {
     expect(c.clock.now() - t0).toBeLessThan(TTL);
     await n2!.stop();
     await n4.stop();
+  });
+
+  it('places each kind only on the nodes whose roles take it', async () => {
+    const c = cluster();
+    c.add('ingest-1', ['publisher']);
+    c.add('process-1', ['dedup', 'story']);
+    c.add('all-1');
+    const api = c.add('api-1', []);
+    await c.run(3_000);
+    expectPlaced(c.nodes, (kind) => (kind === 'publisher' ? ['all-1', 'ingest-1'] : ['all-1', 'process-1']));
+    expect(['publisher', 'dedup', 'story'].map((k) => api.ownership.count(k))).toEqual([0, 0, 0]);
+    // every node, the api one included, knows where each shard lives
+    expect(api.ownership.owner('publisher', 3)).toBe(c.nodes[0]!.ownership.owner('publisher', 3));
+    for (const n of c.nodes) await n.stop();
   });
 
   it('retries a failed rebuild while the shard is still owned, and reports ready only after it', async () => {
