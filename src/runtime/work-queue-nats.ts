@@ -5,6 +5,7 @@ import { NewsaggError, describeError } from './errors.js';
 import { ensureQueueStreams, type QueueStreamConfig } from './jetstream-setup.js';
 import { silentLogger, type Logger } from './log.js';
 import type { WorkQueue } from './work-queue.js';
+import { packItems } from './work-queue-pack.js';
 
 /** An append did not become durable (NATS away, timeout): the caller keeps the items and retries. */
 export class QueueAppendError extends NewsaggError {
@@ -33,8 +34,9 @@ export function isTransientError(err: unknown): boolean {
 }
 
 export interface JetStreamQueueOptions<T> extends QueueStreamConfig {
-  /** the stable id of an item: JetStream drops a second append of it within the duplicate window */
+  /** the stable id of an item (publish dedup of retried appends, dead-letter ids) */
   idOf: (item: T) => string;
+  /** items per batch handed to the handler (whole messages; a larger message is one batch) */
   maxBatch?: number;
   /** wait this long for a batch to fill once its first message arrived */
   lingerMs?: number;
@@ -42,27 +44,38 @@ export interface JetStreamQueueOptions<T> extends QueueStreamConfig {
   maxInFlight?: number;
   /** batches handled at once */
   concurrency?: number;
-  /** deliveries of one item, failing alone and not transiently, before it is dead-lettered */
+  /** deliveries of a message whose item keeps failing (not transiently) before that item is dead-lettered */
   maxDeliver?: number;
   /** redelivery delay after a failure: min × 2^(deliveries-1), capped */
   retry?: { minMs: number; maxMs: number };
   isTransient?: (err: unknown) => boolean;
-  /** appends in flight at once */
+  /** items per message and bytes per message (a message costs the client ~60 µs whatever its size) */
+  packItems?: number;
+  packBytes?: number;
+  /** messages in flight at once while appending */
   publishWindow?: number;
   log?: Logger;
 }
 
+interface Delivered<T> {
+  m: JsMsg;
+  items: T[];
+}
+
 /**
- * The ingest log on JetStream: a work-queue stream (a message is removed once acknowledged)
- * and one durable pull consumer shared by every consuming node. `append` resolves when every
- * item is stored by the server (each carries `Nats-Msg-Id` = `idOf(item)`, so a retried append
- * stores nothing twice). The consumer acknowledges a batch when its handler resolves; a failed
- * batch is retried item by item so one bad item cannot hold the others, and the bad item is
- * redelivered with backoff (`nak` with a delay) and, after `maxDeliver` deliveries, published to
- * the dead-letter subject (kept in its own stream) with the error. Transient failures (database
- * or bus away) are redelivered with backoff for as long as it takes and never dead-lettered.
- * While a batch is handled its messages are kept alive (`working`), so only a node that dies
- * has its messages redelivered, `ackWaitMs` later, to another node.
+ * The ingest log on JetStream: a work-queue stream (a message is removed once acknowledged) and
+ * one durable pull consumer shared by every consuming node. `append` packs items into messages
+ * (`work-queue-pack.ts`) and resolves when the server has stored every one; each carries a
+ * `Nats-Msg-Id` made from its items' ids, so a retried append stores nothing twice. The handler
+ * gets batches of items; when it resolves their messages are acknowledged. A failing batch is
+ * retried message by message, a failing message item by item: the items that pass are handled,
+ * and the message is redelivered with backoff (`nak` with a delay) — its good items again, which
+ * the consumer's idempotent processing absorbs — until, at `maxDeliver`, the items still failing
+ * are published one by one to the dead-letter subject (stream `<stream>_DEAD`, same pack format,
+ * the error in a header) and the message is acknowledged. Transient failures (database or bus
+ * away) are redelivered for as long as it takes and never dead-lettered. While a batch is
+ * handled its messages are kept alive (`working`), so only a node that dies has its messages
+ * redelivered, `ackWaitMs` later, to another node.
  */
 export class JetStreamWorkQueue<T> implements WorkQueue<T> {
   private readonly js: JetStreamClient;
@@ -71,39 +84,43 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
   private running = false;
   private closed = false;
   private inFlight = 0;
+  private inFlightItems = 0;
   private backlog = 0;
+  private itemsPerMsg = 1;
   private active = 0;
-  private batch: JsMsg[] = [];
+  private batch: Delivered<T>[] = [];
+  private batchItems = 0;
   private lingerTimer: NodeJS.Timeout | null = null;
-  private readonly ready: JsMsg[][] = [];
+  private readonly ready: Delivered<T>[][] = [];
   private roomWaiters: (() => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   private loopDone: Promise<void> = Promise.resolve();
   private fetching: { stop(err?: Error): void } | null = null;
-  private readonly maxBatch: number;
-  private readonly lingerMs: number;
-  private readonly maxInFlight: number;
-  private readonly concurrency: number;
-  private readonly maxDeliver: number;
-  private readonly retry: { minMs: number; maxMs: number };
-  private readonly isTransient: (err: unknown) => boolean;
-  private readonly publishWindow: number;
+  private readonly o: Required<Omit<JetStreamQueueOptions<T>, keyof QueueStreamConfig | 'log'>> & { deadLetterSubject: string; ackWaitMs: number };
   private readonly log: Logger;
 
   private constructor(
     private readonly nc: NatsConnection,
-    private readonly opts: JetStreamQueueOptions<T> & Required<Pick<QueueStreamConfig, 'deadLetterSubject' | 'ackWaitMs'>>,
+    private readonly cfg: JetStreamQueueOptions<T> & { deadLetterSubject: string; ackWaitMs: number },
   ) {
-    this.js = nc.jetstream({ timeout: opts.timeoutMs ?? 5000 });
-    this.maxBatch = opts.maxBatch ?? 256;
-    this.lingerMs = opts.lingerMs ?? 20;
-    this.maxInFlight = Math.max(this.maxBatch, opts.maxInFlight ?? this.maxBatch * 4);
-    this.concurrency = opts.concurrency ?? 2;
-    this.maxDeliver = opts.maxDeliver ?? 5;
-    this.retry = opts.retry ?? { minMs: 500, maxMs: 30_000 };
-    this.isTransient = opts.isTransient ?? isTransientError;
-    this.publishWindow = opts.publishWindow ?? 1024;
-    this.log = opts.log ?? silentLogger;
+    this.js = nc.jetstream({ timeout: cfg.timeoutMs ?? 5000 });
+    const maxBatch = cfg.maxBatch ?? 256;
+    this.o = {
+      idOf: cfg.idOf,
+      maxBatch,
+      lingerMs: cfg.lingerMs ?? 20,
+      maxInFlight: cfg.maxInFlight ?? 32,
+      concurrency: cfg.concurrency ?? 2,
+      maxDeliver: cfg.maxDeliver ?? 5,
+      retry: cfg.retry ?? { minMs: 500, maxMs: 30_000 },
+      isTransient: cfg.isTransient ?? isTransientError,
+      packItems: cfg.packItems ?? 64,
+      packBytes: Math.min(cfg.packBytes ?? 256 * 1024, Math.max(1024, (nc.info?.max_payload ?? 1 << 20) - 4096)),
+      publishWindow: cfg.publishWindow ?? 64,
+      deadLetterSubject: cfg.deadLetterSubject,
+      ackWaitMs: cfg.ackWaitMs,
+    };
+    this.log = cfg.log ?? silentLogger;
   }
 
   /** Creates the streams and the durable consumer when missing (idempotent), then binds to them. */
@@ -112,24 +129,23 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     return new JetStreamWorkQueue<T>(nc, { ...opts, ...resolved });
   }
 
-  /** this node's unacknowledged messages plus the backlog last seen on a delivered message */
+  /** items this node holds unacknowledged, plus the backlog last seen (estimated in items) */
   get pending(): number {
-    return this.inFlight + this.backlog;
+    return this.inFlightItems + Math.round(this.backlog * this.itemsPerMsg);
   }
 
   async append(items: readonly T[]): Promise<void> {
     if (this.closed) throw new QueueAppendError('queue closed');
-    for (let i = 0; i < items.length; i += this.publishWindow) {
-      const chunk = items.slice(i, i + this.publishWindow);
-      const acks = chunk.map((item) => {
-        const bytes = encode(item);
-        return this.js.publish(this.opts.subject, bytes, { msgID: this.opts.idOf(item) });
-      });
-      const results = await Promise.allSettled(acks);
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (items.length === 0) return;
+    const packs = packItems(items, this.o.idOf, this.o.packItems, this.o.packBytes);
+    const limit = this.nc.info?.max_payload ?? 1 << 20;
+    const huge = packs.find((p) => p.bytes.length > limit - 1024);
+    if (huge) throw new NewsaggError('ITEM_TOO_LARGE', `item ${this.o.idOf(items[huge.from]!)} is ${huge.bytes.length} bytes, over the NATS max payload`);
+    for (let i = 0; i < packs.length; i += this.o.publishWindow) {
+      const acks = packs.slice(i, i + this.o.publishWindow).map((p) => this.js.publish(this.cfg.subject, p.bytes, { msgID: p.id }));
+      const failed = (await Promise.allSettled(acks)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) {
         const err = failed.reason as { api_error?: { err_code?: number } };
-        // 10077: maximum messages exceeded, 10047: insufficient resources / bytes
         if (err?.api_error?.err_code === 10077 || /maximum (messages|bytes)/i.test(describeError(err))) throw new QueueFullError(err);
         throw new QueueAppendError(describeError(err), err);
       }
@@ -148,7 +164,7 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     const jsm = await this.nc.jetstreamManager();
     for (;;) {
       try {
-        const ci = await jsm.consumers.info(this.opts.stream, this.opts.durable);
+        const ci = await jsm.consumers.info(this.cfg.stream, this.cfg.durable);
         this.backlog = ci.num_pending;
         if (ci.num_pending === 0 && ci.num_ack_pending === 0 && this.inFlight === 0) return;
       } catch (err) {
@@ -166,7 +182,6 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     for (const w of this.roomWaiters.splice(0)) w();
     this.fetching?.stop();
     await this.loopDone;
-    if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.flushBatch();
     if (this.inFlight > 0) await new Promise<void>((r) => this.idleWaiters.push(r));
     if (!this.nc.isClosed()) await this.nc.flush().catch(() => undefined);
@@ -175,20 +190,20 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
   private async pullLoop(): Promise<void> {
     let failures = 0;
     while (this.running) {
-      const room = this.maxInFlight - this.inFlight;
-      if (room < Math.min(this.maxBatch, this.maxInFlight / 2)) {
+      const room = this.o.maxInFlight - this.inFlight;
+      if (room < Math.max(1, this.o.maxInFlight / 4)) {
         await new Promise<void>((r) => this.roomWaiters.push(r));
         continue;
       }
       try {
-        this.consumer ??= await this.js.consumers.get(this.opts.stream, this.opts.durable);
+        this.consumer ??= await this.js.consumers.get(this.cfg.stream, this.cfg.durable);
         const iter = await this.consumer.fetch({ max_messages: room, expires: 1000 });
         this.fetching = iter;
         if (!this.running) iter.stop();
         for await (const m of iter) {
           this.inFlight++;
           this.backlog = m.info.pending;
-          this.collect(m);
+          this.received(m);
         }
         this.fetching = null;
         failures = 0;
@@ -207,10 +222,24 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     }
   }
 
-  private collect(m: JsMsg): void {
-    this.batch.push(m);
-    if (this.batch.length >= this.maxBatch) this.flushBatch();
-    else if (!this.lingerTimer) this.lingerTimer = setTimeout(() => this.flushBatch(), this.lingerMs);
+  private received(m: JsMsg): void {
+    let items: T[];
+    try {
+      const v = decode(m.data);
+      if (!Array.isArray(v)) throw new NewsaggError('BAD_PACK', 'message is not a pack of items');
+      items = v as T[];
+    } catch (err) {
+      // undecodable: no retry will help
+      void this.deadLetterRaw(m, err).finally(() => this.settled([{ m, items: [] }]));
+      return;
+    }
+    this.itemsPerMsg = this.itemsPerMsg * 0.9 + items.length * 0.1;
+    this.inFlightItems += items.length;
+    if (this.batch.length > 0 && this.batchItems + items.length > this.o.maxBatch) this.flushBatch();
+    this.batch.push({ m, items });
+    this.batchItems += items.length;
+    if (this.batchItems >= this.o.maxBatch) this.flushBatch();
+    else if (!this.lingerTimer) this.lingerTimer = setTimeout(() => this.flushBatch(), this.o.lingerMs);
   }
 
   private flushBatch(): void {
@@ -219,92 +248,120 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     if (this.batch.length === 0) return;
     this.ready.push(this.batch);
     this.batch = [];
+    this.batchItems = 0;
     this.pump();
   }
 
   private pump(): void {
-    while (this.active < this.concurrency && this.ready.length > 0 && this.handler) {
-      const msgs = this.ready.shift()!;
+    while (this.active < this.o.concurrency && this.ready.length > 0 && this.handler) {
+      const batch = this.ready.shift()!;
       this.active++;
-      void this.handleBatch(msgs)
-        .catch((err: unknown) => this.log.warn({ err: describeError(err), size: msgs.length }, 'ingest batch not settled; it is redelivered after the ack wait'))
+      void this.handleBatch(batch)
+        .catch((err: unknown) => this.log.warn({ err: describeError(err) }, 'ingest batch not settled; it is redelivered after the ack wait'))
         .finally(() => {
           this.active--;
-          this.inFlight -= msgs.length;
-          for (const w of this.roomWaiters.splice(0)) w();
-          if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
+          this.settled(batch);
           this.pump();
         });
     }
   }
 
-  private async handleBatch(msgs: JsMsg[]): Promise<void> {
-    const items: T[] = [];
-    const good: JsMsg[] = [];
-    for (const m of msgs) {
-      try {
-        items.push(decode(m.data) as T);
-        good.push(m);
-      } catch (err) {
-        await this.deadLetter(m, err); // undecodable: no retry will help
-      }
-    }
-    if (good.length === 0) return;
+  private settled(batch: Delivered<T>[]): void {
+    this.inFlight -= batch.length;
+    for (const d of batch) this.inFlightItems -= d.items.length;
+    for (const w of this.roomWaiters.splice(0)) w();
+    if (this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private async handleBatch(batch: Delivered<T>[]): Promise<void> {
     const keepAlive = setInterval(() => {
       try {
-        for (const m of good) m.working();
+        for (const d of batch) d.m.working();
       } catch {
         // connection closed: the messages are redelivered to another node after the ack wait
       }
-    }, Math.max(200, Math.floor(this.opts.ackWaitMs / 3)));
+    }, Math.max(200, Math.floor(this.o.ackWaitMs / 3)));
     try {
-      try {
-        await this.handler!(items);
-        for (const m of good) m.ack();
-        return;
-      } catch (err) {
-        if (this.isTransient(err) || good.length === 1) {
-          for (const m of good) await this.failed(m, err);
-          return;
-        }
-        this.log.warn({ err: describeError(err), size: good.length }, 'ingest batch failed; retrying its items one by one');
-      }
-      // isolate: the items that pass alone are acknowledged, the failing one is redelivered later
-      for (let i = 0; i < good.length; i++) {
-        const m = good[i]!;
-        try {
-          await this.handler!([items[i]!]);
-          m.ack();
-        } catch (err) {
-          await this.failed(m, err);
-        }
-      }
+      const err = await this.attempt(batch.flatMap((d) => d.items));
+      if (err === null) return batch.forEach((d) => d.m.ack());
+      if (this.o.isTransient(err)) return batch.forEach((d) => this.retryLater(d.m, err));
+      if (batch.length > 1) this.log.warn({ err: describeError(err), messages: batch.length }, 'ingest batch failed; retrying message by message');
+      for (const d of batch) await this.isolate(d, batch.length > 1 ? null : err);
     } finally {
       clearInterval(keepAlive);
     }
   }
 
-  private async failed(m: JsMsg, err: unknown): Promise<void> {
+  /** one message alone, then item by item; settles the message */
+  private async isolate(d: Delivered<T>, knownErr: unknown): Promise<void> {
+    const err = knownErr ?? (await this.attempt(d.items));
+    if (err === null) return d.m.ack();
+    if (this.o.isTransient(err)) return this.retryLater(d.m, err);
+    const failing: [T, unknown][] = [];
+    if (d.items.length === 1) failing.push([d.items[0]!, err]);
+    else {
+      for (const item of d.items) {
+        const e = await this.attempt([item]);
+        if (e === null) continue;
+        if (this.o.isTransient(e)) return this.retryLater(d.m, e);
+        failing.push([item, e]);
+      }
+    }
+    if (failing.length === 0) return d.m.ack();
+    if (d.m.info.deliveryCount < this.o.maxDeliver) return this.retryLater(d.m, failing[0]![1]);
+    for (const [item, e] of failing) {
+      if (!(await this.deadLetterItem(d.m, item, e))) return d.m.nak(this.o.retry.maxMs);
+    }
+    d.m.ack();
+  }
+
+  private async attempt(items: T[]): Promise<unknown> {
+    try {
+      await this.handler!(items);
+      return null;
+    } catch (err) {
+      return err ?? new Error('handler failed');
+    }
+  }
+
+  private retryLater(m: JsMsg, err: unknown): void {
     const deliveries = m.info.deliveryCount;
-    if (!this.isTransient(err) && deliveries >= this.maxDeliver) return this.deadLetter(m, err);
-    const delay = backoffDelay(deliveries, this.retry);
-    this.log.warn({ err: describeError(err), deliveries, retry_ms: delay, seq: m.seq }, 'ingest item failed; redelivering later');
+    const delay = backoffDelay(deliveries, this.o.retry);
+    this.log.warn({ err: describeError(err), deliveries, retry_ms: delay, seq: m.seq }, 'ingest message failed; redelivering later');
     m.nak(delay);
   }
 
-  private async deadLetter(m: JsMsg, err: unknown): Promise<void> {
+  private async deadLetterItem(m: JsMsg, item: T, err: unknown): Promise<boolean> {
+    let id: string | null = null;
+    try {
+      id = this.o.idOf(item);
+    } catch {
+      // an item without a usable id is still kept
+    }
+    const ok = await this.publishDead(m, encode([item]), err, id ? `${id}:dead` : null);
+    if (ok) this.log.error({ err: describeError(err), id, seq: m.seq, deliveries: m.info.deliveryCount }, 'ingest item dead-lettered');
+    return ok;
+  }
+
+  private async deadLetterRaw(m: JsMsg, err: unknown): Promise<void> {
+    const ok = await this.publishDead(m, m.data, err, m.headers?.get('Nats-Msg-Id') ? `${m.headers.get('Nats-Msg-Id')}:dead` : null);
+    if (ok) {
+      this.log.error({ err: describeError(err), seq: m.seq }, 'undecodable ingest message dead-lettered');
+      m.term();
+    } else m.nak(this.o.retry.maxMs);
+  }
+
+  private async publishDead(m: JsMsg, data: Uint8Array, err: unknown, msgID: string | null): Promise<boolean> {
     const h = headers();
     h.set('Newsagg-Error', describeError(err).slice(0, 1000).replace(/[\r\n]+/g, ' '));
     h.set('Newsagg-Deliveries', String(m.info.deliveryCount));
     h.set('Newsagg-Stream-Seq', String(m.seq));
-    const id = m.headers?.get('Nats-Msg-Id');
     try {
-      await this.js.publish(this.opts.deadLetterSubject, m.data, { headers: h, ...(id ? { msgID: `${id}:dead` } : {}) });
-      m.term();
-      this.log.error({ err: describeError(err), seq: m.seq, deliveries: m.info.deliveryCount, id }, 'ingest item dead-lettered');
+      await this.js.publish(this.o.deadLetterSubject, data, { headers: h, ...(msgID ? { msgID } : {}) });
+      return true;
     } catch (e) {
       this.log.warn({ err: describeError(e) }, 'dead-letter publish failed; redelivering instead');
-      m.nak(this.retry.maxMs);
+      return false;
     }
   }
 }
