@@ -14,6 +14,7 @@ import type { NatsConnection } from 'nats';
 import { LeaseKeeper } from '../src/runtime/lease.js';
 import { KvLeaseStore } from '../src/runtime/lease-kv.js';
 import { connectNats, type NatsLink } from '../src/runtime/nats-connect.js';
+import { assignShards } from '../src/runtime/rendezvous.js';
 import { NatsTransport } from '../src/runtime/transport-nats.js';
 import { JetStreamWorkQueue } from '../src/runtime/work-queue-nats.js';
 import { processCpuMs } from './fixtures/cpu-meter.js';
@@ -187,11 +188,88 @@ export async function run(): Promise<Record<string, number>> {
     out.lease_renewals_server_cpu_ms_per_1k = (lease.serverCpuMs / (ROUNDS * 200)) * 1000;
     out.lease_renewals_node_cpu_ms_per_1k = (lease.nodeCpuMs / (ROUNDS * 200)) * 1000;
     await keeper.stop();
+
+    Object.assign(out, await failover(url));
     return out;
   } finally {
     for (const l of links) await l.close().catch(() => undefined);
     server.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Failover with the default settings, three member processes: kill -9 of one until the
+ * survivors have started all its shards; a fourth joining until it has started its share; a
+ * clean stop until its shards run elsewhere.
+ */
+async function failover(url: string): Promise<Record<string, number>> {
+  const prefix = `benchfo${process.pid}`;
+  const events: { node: string; t: number; ev: string; kind?: string; shard?: number }[] = [];
+  const kids = new Map<string, ReturnType<typeof spawn>>();
+  const start = async (id: string) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fixtures/cluster-member.ts', import.meta.url).pathname, url, id, prefix], { stdio: ['ignore', 'pipe', 'inherit'] });
+    kids.set(id, child);
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        events.push(JSON.parse(buf.slice(0, i)));
+        buf = buf.slice(i + 1);
+      }
+    });
+    while (!events.some((e) => e.node === id && e.ev === 'ready')) await new Promise((r) => setTimeout(r, 20));
+  };
+  const owners = () => {
+    const m = new Map<string, string>();
+    for (const e of events) {
+      if (!e.kind) continue;
+      const k = `${e.kind}/${e.shard}`;
+      if (e.ev === 'start') m.set(k, e.node);
+      else if (m.get(k) === e.node) m.delete(k);
+    }
+    return m;
+  };
+  const waitFor = async (cond: () => boolean) => {
+    const end = Date.now() + 120_000;
+    while (!cond()) {
+      if (Date.now() > end) throw new Error('failover bench: timed out');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return performance.timeOrigin + performance.now();
+  };
+  const KINDS = { publisher: 128, dedup: 64, story: 16 };
+  const TOTAL = 128 + 64 + 16;
+  /** every shard runs where rendezvous over `live` puts it */
+  const placed = (live: string[]) => {
+    const m = owners();
+    return Object.entries(KINDS).every(([kind, n]) => assignShards(kind, n, live).every((owner, s) => m.get(`${kind}/${s}`) === owner));
+  };
+  try {
+    await Promise.all(['m1', 'm2', 'm3'].map(start));
+    await waitFor(() => placed(['m1', 'm2', 'm3']));
+    const killedAt = performance.timeOrigin + performance.now();
+    kids.get('m3')!.kill('SIGKILL');
+    for (const e of events) if (e.node === 'm3' && e.ev === 'start') e.ev = 'dead'; // a killed node runs nothing
+    const takenAt = await waitFor(() => placed(['m1', 'm2']));
+    const joinAt = performance.timeOrigin + performance.now();
+    await start('m4');
+    const sharedAt = await waitFor(() => placed(['m1', 'm2', 'm4']));
+    const m4Share = [...owners().values()].filter((n) => n === 'm4').length;
+    const stopAt = performance.timeOrigin + performance.now();
+    kids.get('m1')!.kill('SIGTERM');
+    const handedAt = await waitFor(() => placed(['m2', 'm4']));
+    return {
+      failover_s_after_kill9: (takenAt - killedAt) / 1000,
+      join_s_until_share_started: (sharedAt - joinAt) / 1000,
+      join_share_of_shards: m4Share / TOTAL,
+      clean_stop_s_until_shards_moved: (handedAt - stopAt) / 1000,
+    };
+  } finally {
+    for (const k of kids.values()) k.kill('SIGKILL');
+    const link = await connectNats({ url });
+    await (await link.nc.jetstreamManager()).streams.delete(`KV_${prefix}_leases`).catch(() => undefined);
+    await link.close();
   }
 }
 
