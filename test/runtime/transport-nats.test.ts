@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 /** two nodes on their own connections; `node.b.example:8080` has dots and a colon in its id */
-function pair() {
+async function pair() {
   const ta = new NatsTransport(a.nc, 'node-a', { prefix });
   const tb = new NatsTransport(b.nc, 'node.b.example:8080', { prefix });
   const host = new ActorSystem();
@@ -41,12 +41,13 @@ function pair() {
   serveSystem(host, tb);
   const sys = new ActorSystem({ askTimeoutMs: 2000 });
   sys.route('echo', new RemoteRoute(ta, () => tb.nodeId, null, 2000));
+  await b.nc.flush(); // the inbox subscription is registered at the server before anyone asks
   return { ta, tb, sys, host, close: async () => Promise.all([ta.close(), tb.close(), sys.shutdown(), host.shutdown()]) };
 }
 
 describe('NatsTransport', () => {
   it('reaches an actor on another node by address, with replies and coded errors', async () => {
-    const p = pair();
+    const p = await pair();
     expect(await p.sys.ask('echo/x1', { type: 'hit' })).toEqual({ key: 'x1', n: 1 });
     expect(await p.sys.ask('echo/x1', { type: 'hit' })).toEqual({ key: 'x1', n: 2 });
     await expect(p.sys.ask('echo/x2', { type: 'bad' })).rejects.toMatchObject({ code: 'ECHO_BAD' });
@@ -57,14 +58,14 @@ describe('NatsTransport', () => {
   });
 
   it('maps an unknown node to ACTOR_UNAVAILABLE at once and a slow answer to ASK_TIMEOUT', async () => {
-    const p = pair();
+    const p = await pair();
     await expect(p.ta.request('nobody', { to: 'echo/1', msg: { type: 'hit' } }, 10_000)).rejects.toMatchObject({ code: 'ACTOR_UNAVAILABLE' });
     await expect(p.ta.request(p.tb.nodeId, { to: 'echo/s', msg: { type: 'slow', ms: 1500 } as never }, 200)).rejects.toMatchObject({ code: 'ASK_TIMEOUT' });
     await p.close();
   });
 
   it('refuses messages that would not survive the wire, and payloads over the server limit', async () => {
-    const p = pair();
+    const p = await pair();
     expect(() => p.ta.send(p.tb.nodeId, { to: 'echo/1', msg: { type: 'hit', f: () => 1 } as never })).toThrow();
     const big = 'x'.repeat(2 * 1024 * 1024);
     expect(() => p.ta.send(p.tb.nodeId, { to: 'echo/1', msg: { type: 'hit', big } as never })).toThrow(expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }));
@@ -73,7 +74,7 @@ describe('NatsTransport', () => {
   });
 
   it('answers a malformed envelope with a coded error and keeps serving', async () => {
-    const p = pair();
+    const p = await pair();
     const reply = await a.nc.request(p.tb.inboxSubject(p.tb.nodeId), new Uint8Array([0xc1, 0x00]), { timeout: 2000 });
     expect(decode(reply.data)).toMatchObject({ ok: false, error: { code: expect.any(String) } });
     const reply2 = await a.nc.request(p.tb.inboxSubject(p.tb.nodeId), new Uint8Array([0x01]), { timeout: 2000 });
@@ -83,7 +84,7 @@ describe('NatsTransport', () => {
   });
 
   it('fans published events out to every subscriber, this node included, until unsubscribed', async () => {
-    const p = pair();
+    const p = await pair();
     const got: string[] = [];
     const offA = p.ta.subscribe('feed.invalidate', (d) => got.push(`a:${(d as { key: string }).key}`));
     p.tb.subscribe('feed.invalidate', (d) => got.push(`b:${(d as { key: string }).key}`));
