@@ -137,7 +137,7 @@ export async function run(): Promise<Record<string, number>> {
     out.ref_raw_js_publish_node_cpu_ms_per_1k = (rawJs.nodeCpuMs / J) * 1000;
     out.ref_raw_js_publish_server_cpu_ms_per_1k = (rawJs.serverCpuMs / J) * 1000;
 
-    const cfg = { stream: 'BENCH_INGEST', subject: 'bench.ingest', durable: 'process', idOf: (x: Article) => x.id, maxBatch: 256, maxInFlight: 2048, concurrency: 2 };
+    const cfg = { stream: 'BENCH_INGEST', subject: 'bench.ingest', durable: 'process', idOf: (x: Article) => x.id, maxBatch: 256 };
     const producer = await JetStreamWorkQueue.open<Article>(a.nc, cfg);
     const append = await measure(pid, async () => {
       for (let i = 0; i < J; i += 256) await producer.append(items.slice(i, i + 256));

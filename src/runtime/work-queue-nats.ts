@@ -98,6 +98,9 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
   private fetching: { stop(err?: Error): void } | null = null;
   private readonly o: Required<Omit<JetStreamQueueOptions<T>, keyof QueueStreamConfig | 'log'>> & { deadLetterSubject: string; ackWaitMs: number };
   private readonly log: Logger;
+  private readonly fetchBytes: number;
+  /** running average size of a delivered message (starts at the largest pack) */
+  private bytesPerMsg: number;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -121,6 +124,8 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
       ackWaitMs: cfg.ackWaitMs,
     };
     this.log = cfg.log ?? silentLogger;
+    this.fetchBytes = Math.max(this.o.packBytes * 2, 4 << 20);
+    this.bytesPerMsg = this.o.packBytes;
   }
 
   /** Creates the streams and the durable consumer when missing (idempotent), then binds to them. */
@@ -197,7 +202,11 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
       }
       try {
         this.consumer ??= await this.js.consumers.get(this.cfg.stream, this.cfg.durable);
-        const iter = await this.consumer.fetch({ max_messages: room, expires: 1000 });
+        // bytes are bounded too (by the message sizes seen): a burst of large packs must not
+        // overrun a slow client (the server cuts a slow consumer off, and what it dropped
+        // returns only after the ack wait)
+        const max = Math.max(1, Math.min(room, Math.floor(this.fetchBytes / this.bytesPerMsg)));
+        const iter = await this.consumer.fetch({ max_messages: max, expires: 1000 });
         this.fetching = iter;
         if (!this.running) iter.stop();
         for await (const m of iter) {
@@ -234,6 +243,7 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
       return;
     }
     this.itemsPerMsg = this.itemsPerMsg * 0.9 + items.length * 0.1;
+    this.bytesPerMsg = Math.max(256, this.bytesPerMsg * 0.9 + m.data.length * 0.1);
     this.inFlightItems += items.length;
     if (this.batch.length > 0 && this.batchItems + items.length > this.o.maxBatch) this.flushBatch();
     this.batch.push({ m, items });
