@@ -202,11 +202,12 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
       }
       try {
         this.consumer ??= await this.js.consumers.get(this.cfg.stream, this.cfg.durable);
-        // bytes are bounded too (by the message sizes seen): a burst of large packs must not
-        // overrun a slow client (the server cuts a slow consumer off, and what it dropped
-        // returns only after the ack wait)
+        // A pull ends on the client at its expiry even if the server is still sending; what
+        // arrives later is dropped and returns only after the ack wait. So a pull asks for no
+        // more bytes (by the message sizes seen) than arrive well within its expiry, even on a
+        // loaded machine: 782 packs of 36 KB in one pull lost 40 % of them this way.
         const max = Math.max(1, Math.min(room, Math.floor(this.fetchBytes / this.bytesPerMsg)));
-        const iter = await this.consumer.fetch({ max_messages: max, expires: 1000 });
+        const iter = await this.consumer.fetch({ max_messages: max, expires: 5000 });
         this.fetching = iter;
         if (!this.running) iter.stop();
         for await (const m of iter) {
