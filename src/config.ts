@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from './runtime/errors.js';
@@ -85,6 +85,13 @@ export const options = {
   databaseUrl: opt({ name: 'database-url', secret: true, schema: urlWithScheme(['postgres:', 'postgresql:']).optional(), default: undefined, defaultDoc: '(embedded PGlite)', doc: 'PostgreSQL URL; unset = embedded PGlite in the data dir' }),
   redisUrl: opt({ name: 'redis-url', secret: true, schema: urlWithScheme(['redis:', 'rediss:']).optional(), default: undefined, defaultDoc: '(in-process)', doc: 'Redis URL for the feed cache; unset = in-process cache' }),
   natsUrl: opt({ name: 'nats-url', secret: true, schema: urlWithScheme(['nats:', 'tls:', 'ws:', 'wss:']).optional(), default: undefined, defaultDoc: '(in-process)', doc: 'NATS URL for routing between nodes; unset = in-process bus' }),
+  nodeId: opt({
+    name: 'node-id',
+    schema: z.string().regex(/^[\x21-\x7e]{1,128}$/, 'expected 1 to 128 printable characters without spaces'),
+    default: (c) => `${hostname()}:${c['port'] === 0 ? `pid${process.pid}` : String(c['port'])}`,
+    defaultDoc: '<host name>:<port>',
+    doc: 'this node\'s id in a cluster (unique per node; with --port 0 the default is <host name>:pid<process id>)',
+  }),
   roles: opt({
     name: 'roles',
     schema: z.string().transform((s, ctx): Role[] => {

@@ -9,6 +9,8 @@ import { describeError } from './runtime/errors.js';
 import { createLogger, type Logger } from './runtime/log.js';
 import { Metrics } from './runtime/metrics.js';
 import { migrate } from './runtime/migrate.js';
+import { connectNats, safeNatsUrl, type NatsLink } from './runtime/nats-connect.js';
+import { OwnedShardsGauge } from './runtime/owned-shards-metric.js';
 import { openSql, type Sql } from './runtime/sql.js';
 import { ActorSystem } from './runtime/system.js';
 import { TaskPool } from './runtime/task-pool.js';
@@ -25,8 +27,17 @@ export interface Component {
   stop?(): void | Promise<void>;
 }
 
+/** The kinds of sharded state a cluster spreads over its nodes (`newsagg_owned_shards{kind}`). */
+export const SHARD_KINDS = ['publisher', 'dedup', 'story'] as const;
+
 export interface Node {
   readonly config: Config;
+  /** `--node-id`: this node's name in a cluster */
+  readonly nodeId: string;
+  /** the NATS connection when `--nats-url` is given (server mode between nodes), else null */
+  readonly nats: NatsLink | null;
+  /** `newsagg_owned_shards{kind}`; the roles that own shards point it at their ownership */
+  readonly ownedShards: OwnedShardsGauge;
   readonly log: Logger;
   readonly metrics: Metrics;
   readonly sql: Sql;
@@ -78,6 +89,14 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     cleanups.push(() => cache.close());
     log.info({ mode: cache.mode }, 'cache ready');
 
+    let nats: NatsLink | null = null;
+    if (config.natsUrl !== undefined) {
+      const link = await connectNats({ url: config.natsUrl, name: config.nodeId, log, requireJetStream: true });
+      nats = link;
+      cleanups.push(() => link.close());
+      log.info({ node_id: config.nodeId, server: safeNatsUrl(config.natsUrl) }, 'NATS ready');
+    }
+
     let tasks: TaskPool | undefined;
     cleanups.push(async () => tasks?.close());
 
@@ -88,7 +107,9 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     const router = new Router();
     const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes });
     let stopping = false;
-    addHealthRoutes(router, { checks: { sql: () => sql.ping(), cache: () => cache.ping() }, metrics, draining: () => stopping, log });
+    const checks = { sql: () => sql.ping(), cache: () => cache.ping(), ...(nats ? { nats: () => nats.ping() } : {}) };
+    addHealthRoutes(router, { checks, metrics, draining: () => stopping, log });
+    const ownedShards = new OwnedShardsGauge(metrics, SHARD_KINDS);
 
     const components: Component[] = [];
     cleanups.push(async () => {
@@ -98,6 +119,9 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     });
     const node: Node = {
       config,
+      nodeId: config.nodeId,
+      nats,
+      ownedShards,
       log,
       metrics,
       sql,
@@ -137,7 +161,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     for (const c of opts.components ?? []) await node.add(c);
     await http.listen();
     cleanups.push(() => http.close(0));
-    log.info({ url: node.url, roles: config.roles, sql: sql.mode, cache: cache.mode }, 'node listening');
+    log.info({ url: node.url, node_id: config.nodeId, roles: config.roles, sql: sql.mode, cache: cache.mode, bus: nats ? 'nats' : 'in-process' }, 'node listening');
     return node;
   } catch (err) {
     await undo();

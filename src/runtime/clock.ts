@@ -63,3 +63,13 @@ export class ManualClock implements Clock {
     this.t = end;
   }
 }
+
+/**
+ * The real clock on the monotonic timeline (`performance.now()`): durations that must not
+ * stretch or shrink when the wall clock is stepped (lease deadlines) are measured on it.
+ */
+export const monotonicClock: Clock = {
+  now: () => performance.now(),
+  setTimeout: realClock.setTimeout,
+  clearTimeout: realClock.clearTimeout,
+};

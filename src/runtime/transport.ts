@@ -63,12 +63,18 @@ export class RemoteRoute implements Route {
   }
 }
 
-/** Let a system answer envelopes that other nodes send to it. */
-export function serveSystem(system: ActorSystem, transport: Transport): void {
+/**
+ * Let a system answer envelopes that other nodes send to it. `here` names, per actor kind, the
+ * route that delivers on this node without forwarding again (`ShardRoute.here`), so a message
+ * that crossed once is handled or refused here, never bounced on.
+ */
+export function serveSystem(system: ActorSystem, transport: Transport, opts: { here?: ReadonlyMap<string, Route> } = {}): void {
   transport.serve(
     (env) =>
       new Promise((resolve, reject) => {
-        system.deliver(env.to, env.msg, (err, value) => (err ? reject(err) : resolve(value)));
+        const slash = env.to.indexOf('/');
+        const target: Route = (slash > 0 ? opts.here?.get(env.to.slice(0, slash)) : undefined) ?? system;
+        target.deliver(env.to, env.msg, (err, value) => (err ? reject(err) : resolve(value)));
       }),
   );
 }
