@@ -135,6 +135,8 @@ export const options = {
   activeWindowHours: opt({ name: 'active-window-hours', schema: positive, default: 48, doc: 'how long a story stays open for new articles' }),
   rateLimitRps: opt({ name: 'rate-limit-rps', schema: positive, default: 20, doc: 'public API requests per second per client (token or IP)' }),
   rateLimitBurst: opt({ name: 'rate-limit-burst', schema: intIn(1, 1_000_000), default: 40, doc: 'public API burst size per client' }),
+  websubRateLimitRps: opt({ name: 'websub-rate-limit-rps', schema: positive, default: 2, doc: 'WebSub callbacks (/websub/:id) per second per publisher' }),
+  websubRateLimitBurst: opt({ name: 'websub-rate-limit-burst', schema: intIn(1, 1_000_000), default: 20, doc: 'WebSub callback burst size per publisher' }),
   bodyLimitBytes: opt({ name: 'body-limit-bytes', schema: intIn(1, 1 << 30), default: 1 << 20, defaultDoc: '1048576', doc: 'largest HTTP request body accepted' }),
   shutdownTimeoutMs: opt({ name: 'shutdown-timeout-ms', schema: intIn(0, 3_600_000), default: 15_000, doc: 'graceful-shutdown budget before the process exits anyway' }),
 } as const;

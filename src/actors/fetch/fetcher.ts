@@ -84,6 +84,11 @@ export class Fetcher {
     this.duration = opts.metrics?.histogram('newsagg_fetch_duration_seconds', 'Feed fetch duration by outcome', ['outcome']) ?? null;
   }
 
+  /** The spacing between request starts to one origin (robots.txt Crawl-delay may raise it per origin). */
+  get crawlDelayMs(): number {
+    return this.cfg.crawlDelayMs;
+  }
+
   /**
    * POSTs a small form through the same SSRF guard, timeouts and size cap (WebSub subscription
    * requests to a hub a feed named). No redirects are followed: a hub answers where it is asked.
