@@ -158,6 +158,7 @@ function persistDeadLetters(system: ActorSystem, sql: Sql, log: Logger): void {
       .query('INSERT INTO dead_letters (address, type, payload, error, attempts, at) VALUES ($1, $2, $3::jsonb, $4, $5, to_timestamp($6 / 1000.0))', [
         d.address, d.type, payload, d.error, d.attempts, d.at,
       ])
-      .catch((err: unknown) => log.warn({ err: describeError(err), address: d.address }, 'dead letter not persisted'));
+      // while the database is away its adapter says so once; each letter then is a debug line
+      .catch((err: unknown) => log[(err as { code?: string }).code === 'DEPENDENCY_UNAVAILABLE' ? 'debug' : 'warn']({ err: describeError(err), address: d.address }, 'dead letter not persisted'));
   });
 }
