@@ -5,7 +5,7 @@ import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
 import { openCache, type Cache } from './runtime/cache.js';
-import { describeError } from './runtime/errors.js';
+import { describeError, isOutage } from './runtime/errors.js';
 import { createLogger, type Logger } from './runtime/log.js';
 import { Metrics } from './runtime/metrics.js';
 import { migrate } from './runtime/migrate.js';
@@ -159,6 +159,6 @@ function persistDeadLetters(system: ActorSystem, sql: Sql, log: Logger): void {
         d.address, d.type, payload, d.error, d.attempts, d.at,
       ])
       // while the database is away its adapter says so once; each letter then is a debug line
-      .catch((err: unknown) => log[(err as { code?: string }).code === 'DEPENDENCY_UNAVAILABLE' ? 'debug' : 'warn']({ err: describeError(err), address: d.address }, 'dead letter not persisted'));
+      .catch((err: unknown) => log[isOutage(err) ? 'debug' : 'warn']({ err: describeError(err), address: d.address }, 'dead letter not persisted'));
   });
 }

@@ -1,4 +1,4 @@
-import { describeError } from '../runtime/errors.js';
+import { describeError, isOutage } from '../runtime/errors.js';
 import { silentLogger, type Logger } from '../runtime/log.js';
 import type { Metrics } from '../runtime/metrics.js';
 import { json } from './reply.js';
@@ -35,7 +35,8 @@ export function addHealthRoutes(router: Router, deps: HealthDeps): void {
     const results = await Promise.all(names.map((n) => withTimeout(deps.checks[n]!(), timeoutMs).then(
       () => 'ok' as const,
       (err: unknown) => {
-        log.warn({ check: n, err: describeError(err) }, 'readiness check failed');
+        // a dependency that is away is logged by its adapter once per outage, not per probe
+        log[isOutage(err) ? 'debug' : 'warn']({ check: n, err: describeError(err) }, 'readiness check failed');
         return 'failed' as const;
       },
     )));

@@ -10,6 +10,11 @@ import type { Logger } from './log.js';
 export class OutageLog {
   private since: number | null = null;
   private failures = 0;
+  /**
+   * Outages begun so far. A call records it when it starts: only a success of a call begun after
+   * the outage did ends it (one started before may still complete while the service goes down).
+   */
+  generation = 0;
 
   constructor(
     private readonly what: string,
@@ -25,11 +30,13 @@ export class OutageLog {
     this.failures++;
     if (this.since !== null) return;
     this.since = this.now();
+    this.generation++;
     this.log.warn({ dependency: this.what, err: describeError(err) }, `${this.what} unavailable; requests that need it answer 503 until it is back`);
   }
 
-  ok(): void {
-    if (this.since === null) return;
+  /** A call begun at `generation` (default: now) succeeded. */
+  ok(generation = this.generation): void {
+    if (this.since === null || generation !== this.generation) return;
     const downMs = this.now() - this.since;
     this.log.info({ dependency: this.what, down_ms: downMs, failed_calls: this.failures }, `${this.what} available again`);
     this.since = null;

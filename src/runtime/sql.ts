@@ -143,13 +143,14 @@ class Health {
 }
 
 async function run<T>(db: Queryable, health: Health, text: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+  const generation = health.outage.generation;
   let r;
   try {
     r = await db.query(text, params as unknown[] | undefined);
   } catch (err) {
     throw health.fail(err);
   }
-  if (health.outage.down) health.outage.ok();
+  if (health.outage.down) health.outage.ok(generation);
   return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
 }
 

@@ -5,7 +5,7 @@ import { ActorCell, ReadyQueue, isPromiseLike } from './cell.js';
 import { realClock, type Clock } from './clock.js';
 import { DeadLetterLog } from './dead-letters.js';
 import type { Envelope, ReplyFn } from './envelope.js';
-import { ActorUnavailableError, AskTimeoutError, MailboxFullError, describeError } from './errors.js';
+import { ActorUnavailableError, AskTimeoutError, MailboxFullError, describeError, isOutage } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { CellContext } from './context.js';
@@ -403,9 +403,7 @@ export class ActorSystem {
    * once, and thousands of actors retrying through it would otherwise bury the log.
    */
   private logFailure(err: unknown, fields: Record<string, unknown>, message: string): void {
-    const code = (err as { code?: unknown } | null)?.code;
-    const quiet = code === 'DEPENDENCY_UNAVAILABLE' || code === 'CACHE_UNAVAILABLE';
-    this.log[quiet ? 'debug' : 'warn']({ ...fields, err: describeError(err) }, message);
+    this.log[isOutage(err) ? 'debug' : 'warn']({ ...fields, err: describeError(err) }, message);
   }
 
   private giveUp(cell: ActorCell, env: Envelope, err: unknown): void {

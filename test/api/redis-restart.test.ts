@@ -1,5 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CursorCodec } from '../../src/api/cursor.js';
 import { FeedService } from '../../src/api/feed.js';
@@ -7,38 +6,10 @@ import { feedKey } from '../../src/actors/store/feed-items.js';
 import { openCache, type Cache } from '../../src/runtime/cache.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
+import { freePort, hasRedisServer, startRedis } from '../helpers/private-services.js';
 import { seedStories } from '../helpers/seed.js';
 import { stories } from './fixtures.js';
 import { startApi, type ApiHarness } from './harness.js';
-
-const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** A private Redis (never the shared one on 6379): no persistence, so a restart comes back empty. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const c = createServer();
-      c.once('error', () => resolve(true)); // port taken = redis is listening
-      c.listen(port, '127.0.0.1', () => c.close(() => resolve(false)));
-    });
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server did not start');
-}
 
 async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -49,7 +20,7 @@ async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> 
   throw new Error('condition not reached in time');
 }
 
-describe.skipIf(!hasRedis)('feed API while Redis is killed and restarted', () => {
+describe.skipIf(!hasRedisServer)('feed API while Redis is killed and restarted', () => {
   let db: TestDb;
   let api: ApiHarness;
   let cache: Cache;

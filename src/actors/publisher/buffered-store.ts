@@ -3,9 +3,8 @@ import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { PublisherState, PublisherStore } from './state.js';
 
 /** The database is unreachable (as opposed to refusing the statement): worth keeping and retrying. */
-export function isUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'DEPENDENCY_UNAVAILABLE';
+function isUnavailable(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'DEPENDENCY_UNAVAILABLE';
 }
 
 /**
@@ -50,7 +49,7 @@ export class BufferedPublisherStore implements PublisherStore {
       await this.inner.save(state);
     } catch (err) {
       if (!isUnavailable(err)) throw err;
-      if (this.pending.size === 0) this.log.info({ err: describeError(err) }, 'publisher states kept in memory until the database answers');
+      if (this.pending.size === 0) this.log.debug({ err: describeError(err) }, 'publisher states kept in memory until the database answers');
       this.pending.set(state.id, state);
       this.arm();
     }

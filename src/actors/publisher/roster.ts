@@ -1,5 +1,5 @@
 import { publisherIds, unscheduledPublisherIds } from '../store/publishers.js';
-import { describeError } from '../../runtime/errors.js';
+import { describeError, isOutage } from '../../runtime/errors.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 
@@ -38,7 +38,7 @@ export function watchUnscheduled(sql: Sql, spawn: (id: string) => void, opts: { 
       })
       .catch((err: unknown) => {
         // the database adapter reports outages itself; say once that the watch is failing
-        if (!failing) opts.log.warn({ err: describeError(err) }, 'looking for new publishers failed; retrying');
+        if (!failing && !isOutage(err)) opts.log.warn({ err: describeError(err) }, 'looking for new publishers failed; retrying');
         failing = true;
       })
       .finally(() => {

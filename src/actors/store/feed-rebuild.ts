@@ -1,5 +1,5 @@
 import type { Cache } from '../../runtime/cache.js';
-import { describeError } from '../../runtime/errors.js';
+import { describeError, isOutage } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from './feed-cache.js';
@@ -125,8 +125,7 @@ export class FeedCacheGuard {
       this.log.info({ reason: problem, feeds, ms: this.now() - started }, 'feed cache rebuilt from the database');
     } catch (err) {
       // a backing service that is away is reported by its adapter; anything else once per streak
-      const code = (err as { code?: string }).code;
-      const quiet = code === 'DEPENDENCY_UNAVAILABLE' || code === 'CACHE_UNAVAILABLE' || this.failing;
+      const quiet = isOutage(err) || this.failing;
       this.failing = true;
       this.log[quiet ? 'debug' : 'warn']({ reason: problem, err: describeError(err) }, 'feed cache rebuild failed; trying again shortly');
       return;
