@@ -9,6 +9,7 @@ import { describeError, isOutage } from './runtime/errors.js';
 import { createLogger, type Logger } from './runtime/log.js';
 import { Metrics } from './runtime/metrics.js';
 import { migrate } from './runtime/migrate.js';
+import { checkDataDir, checkPortFree } from './runtime/preflight.js';
 import { openSql, type Sql } from './runtime/sql.js';
 import { ActorSystem } from './runtime/system.js';
 import { TaskPool } from './runtime/task-pool.js';
@@ -41,6 +42,8 @@ export interface Node {
   /** the bound port and a URL to reach it */
   readonly port: number;
   readonly url: string;
+  /** the port of the `--metrics-listen` server, or null when /metrics is served on `port` */
+  readonly metricsPort: number | null;
   /** true once stop() began */
   readonly stopping: boolean;
   /** starts a component now and stops it with the node */
@@ -68,6 +71,12 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
   };
 
   try {
+    // before anything opens: a port in use or an unusable data dir is one line, not a full boot
+    await checkDataDir(config.dataDir);
+    await checkPortFree(config.host, config.port);
+    const ml = config.metricsListen;
+    if (ml) await checkPortFree(ml.host, ml.port, '--metrics-listen');
+
     const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
     cleanups.push(() => sql.close());
     const { applied, current } = await migrate(sql, newsMigrations, { log });
@@ -88,7 +97,22 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     const router = new Router();
     const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes });
     let stopping = false;
-    addHealthRoutes(router, { checks: { sql: () => sql.ping(), cache: () => cache.ping() }, metrics, draining: () => stopping, log });
+    const checks = { sql: () => sql.ping(), cache: () => cache.ping() };
+    addHealthRoutes(router, {
+      checks,
+      metrics,
+      draining: () => stopping,
+      log,
+      metricsAccess: ml ? 'elsewhere' : { adminToken: config.adminToken ?? null },
+      metricsRateLimit: { rps: config.rateLimitRps, burst: config.rateLimitBurst },
+    });
+    // /metrics on an address of its own (a private interface), open to whoever reaches it there
+    let metricsHttp: HttpServer | null = null;
+    if (ml) {
+      const metricsRouter = new Router();
+      addHealthRoutes(metricsRouter, { checks, metrics, draining: () => stopping, log });
+      metricsHttp = new HttpServer({ host: ml.host, port: ml.port, router: metricsRouter, log, bodyLimitBytes: 1024 });
+    }
 
     const components: Component[] = [];
     cleanups.push(async () => {
@@ -116,6 +140,9 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
         const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
         return `http://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
       },
+      get metricsPort() {
+        return metricsHttp?.port ?? null;
+      },
       get stopping() {
         return stopping;
       },
@@ -137,6 +164,11 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     for (const c of opts.components ?? []) await node.add(c);
     await http.listen();
     cleanups.push(() => http.close(0));
+    if (metricsHttp) {
+      const m = metricsHttp;
+      await m.listen();
+      cleanups.push(() => m.close(0));
+    }
     log.info({ url: node.url, roles: config.roles, sql: sql.mode, cache: cache.mode }, 'node listening');
     return node;
   } catch (err) {
