@@ -1,6 +1,7 @@
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
 import { BufferedPublisherStore } from '../actors/publisher/buffered-store.js';
 import { FirstPolls } from '../actors/publisher/first-poll.js';
+import { countedEffects } from '../actors/publisher/poll-metrics.js';
 import { pooledParse } from '../actors/publisher/pooled-parse.js';
 import { spawnAll, watchUnscheduled } from '../actors/publisher/roster.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
@@ -52,11 +53,14 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       const publicUrl = opts.publicUrl === 'self' ? () => n.url : configured ? () => configured : null;
       store = new BufferedPublisherStore(new SqlPublisherStore(n.sql, Date.now, Math.random), { log: n.log });
       const firstPolls = new FirstPolls({ windowMs: opts.firstPollSpreadMs ?? 20_000, spacingMs: f.crawlDelayMs, random: Math.random });
+      const fx = countedEffects(n.metrics, {
+        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
+        parse: pooledParse(() => n.tasks),
+        emit: (articles) => opts.emit(articles),
+      });
       n.system.register(
         publisherBehaviour({
-          fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
-          parse: pooledParse(() => n.tasks),
-          emit: (articles) => opts.emit(articles),
+          ...fx,
           store,
           now: Date.now,
           random: Math.random,
