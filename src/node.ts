@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { DeadLetterWriter } from './actors/store/dead-letters.js';
 import { ensureArticlePartitions, newsMigrations } from './actors/store/migrations.js';
 import { addHealthRoutes } from './api/health.js';
 import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
 import { openCache, type Cache } from './runtime/cache.js';
-import { describeError, isOutage } from './runtime/errors.js';
+import { describeError } from './runtime/errors.js';
 import { createLogger, type Logger } from './runtime/log.js';
 import { Metrics } from './runtime/metrics.js';
 import { migrate } from './runtime/migrate.js';
@@ -79,6 +80,12 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
 
     const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
     cleanups.push(() => sql.close());
+    // (closed just before SQL: letters held through an outage get a last try)
+    const letters = new DeadLetterWriter(sql, log);
+    cleanups.push(async () => {
+      await letters.flush();
+      letters.stop();
+    });
     const { applied, current } = await migrate(sql, newsMigrations, { log });
     await ensureArticlePartitions(sql, now, 1);
     log.info({ mode: sql.mode, schema_version: current, applied }, 'database ready');
@@ -92,7 +99,8 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
 
     const system = new ActorSystem({ log, metrics });
     cleanups.push(() => system.shutdown(config.shutdownTimeoutMs));
-    persistDeadLetters(system, sql, log);
+    // dead letters go to the `dead_letters` table too, so they outlive the process's ring buffer
+    system.deadLetters.onDeadLetter((d) => letters.write(d));
 
     const router = new Router();
     const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes });
@@ -175,22 +183,4 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     await undo();
     throw err;
   }
-}
-
-/** Dead letters go to the `dead_letters` table too, so they outlive the process's ring buffer. */
-function persistDeadLetters(system: ActorSystem, sql: Sql, log: Logger): void {
-  system.deadLetters.onDeadLetter((d) => {
-    let payload: string | null;
-    try {
-      payload = JSON.stringify(d.msg);
-    } catch {
-      payload = null; // e.g. a bigint in the message: keep the letter, drop the payload
-    }
-    sql
-      .query('INSERT INTO dead_letters (address, type, payload, error, attempts, at) VALUES ($1, $2, $3::jsonb, $4, $5, to_timestamp($6 / 1000.0))', [
-        d.address, d.type, payload, d.error, d.attempts, d.at,
-      ])
-      // while the database is away its adapter says so once; each letter then is a debug line
-      .catch((err: unknown) => log[isOutage(err) ? 'debug' : 'warn']({ err: describeError(err), address: d.address }, 'dead letter not persisted'));
-  });
 }
