@@ -27,16 +27,33 @@ describe('first polls of publishers never polled', () => {
     expect(f.at('https://c.example/feed', 1_000)).toBe(20_980);
   });
 
-  it('feeds sharing an origin follow each other at the spacing, even past the window; other ports and schemes are other origins', () => {
-    const f = new FirstPolls({ windowMs: 20_000, spacingMs: 1_000, random: () => 0.9 });
-    const at = Array.from({ length: 25 }, (_, i) => f.at(`https://big.example/feed/${i}`, 0));
-    expect(at[0]).toBe(18_000);
-    expect(at.slice(1)).toEqual(Array.from({ length: 24 }, (_, i) => 19_000 + i * 1_000));
-    expect(f.at('https://big.example:8443/feed', 0)).toBe(18_000);
-    expect(f.at('http://big.example/feed', 0)).toBe(18_000);
-    // later additions to a busy origin queue behind what is planned; once its slots are past, at once
-    expect(f.at('https://big.example/more', 10_000)).toBe(43_000);
-    expect(f.at('https://big.example/later', 100_000)).toBe(100_000);
+  it.each([
+    ['near the wanted moments', [0.5, 0.5, 0.5, 0.56], [10_000, 9_000, 11_000, 12_000]],
+    ['ties go to the earlier moment', [0.9, 0.9, 0.9, 0.9], [18_000, 17_000, 19_000, 16_000]],
+    ['a moment already in the past is never chosen', [0, 0, 0], [0, 1_000, 2_000]],
+  ])('feeds sharing an origin take the free moment nearest their own: %s', (_what, randoms, want) => {
+    const f = new FirstPolls({ windowMs: 20_000, spacingMs: 1_000, random: seq(...randoms) });
+    expect(randoms.map((_, i) => f.at(`https://big.example/feed/${i}`, 0))).toEqual(want);
+  });
+
+  it('a site with more feeds than the window holds fills it, one spacing apart, and runs past it only by the overflow', () => {
+    let x = 7;
+    const random = () => ((x = (x * 16807) % 2147483647) / 2147483647);
+    const f = new FirstPolls({ windowMs: 20_000, spacingMs: 1_000, random });
+    const at = Array.from({ length: 30 }, (_, i) => f.at(`https://big.example/feed/${i}`, 0)).sort((a, b) => a - b);
+    for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(1_000);
+    expect(at[0]).toBeGreaterThanOrEqual(0);
+    expect(at[at.length - 1]).toBeLessThanOrEqual(20_000 + 10 * 1_000);
+  });
+
+  it('later feeds of a site queue around what is planned; plans in the past stop counting', () => {
+    const f = new FirstPolls({ windowMs: 0, spacingMs: 1_000, random: () => 0 });
+    expect(f.at('https://a.example/1', 0)).toBe(0);
+    expect(f.at('https://a.example/2', 0)).toBe(1_000);
+    expect(f.at('https://a.example/3', 500)).toBe(2_000);
+    expect(f.at('https://a.example/4', 10_000)).toBe(10_000);
+    expect(f.at('http://a.example/1', 0)).toBe(0); // another scheme
+    expect(f.at('https://a.example:8443/1', 0)).toBe(0); // another port
   });
 
   it('spacing 0 keeps no memory: every feed at random within the window', () => {

@@ -4,7 +4,7 @@ import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from './feed-cache.js';
 import { CATEGORIES, REGIONS, feedKey } from './feed-items.js';
-import { rankedStories } from './stories.js';
+import { rankedStoriesByFeed } from './stories.js';
 
 /**
  * The feed cache's epoch: a sorted set written in the same MULTI as a full rebuild of every
@@ -34,17 +34,18 @@ export async function epochProblem(cache: Cache): Promise<'no-epoch' | 'keys-los
 }
 
 /**
- * Rebuilds every feed sorted set from PostgreSQL, one query per feed, then writes them and the
- * new epoch in one MULTI (all or nothing: a cache that dies halfway shows no epoch and is rebuilt
- * again). Returns how many feeds hold stories.
+ * Rebuilds every feed sorted set from PostgreSQL (one statement for all feeds, so an embedded
+ * database busy with ingest is waited for once), then writes them and the new epoch in one MULTI
+ * (all or nothing: a cache that dies halfway shows no epoch and is rebuilt again). Returns how
+ * many feeds hold stories.
  */
 export async function rebuildFeeds(sql: Sql, cache: Cache, now: number): Promise<number> {
+  const feeds = ['global', ...REGIONS].flatMap((region) => ['top', ...CATEGORIES].map((category) => ({ region, category })));
+  const ranked = await rankedStoriesByFeed(sql, feeds, FEED_KEEP);
   const sets: { key: string; members: { member: string; score: number }[] }[] = [];
-  for (const r of ['global', ...REGIONS]) {
-    for (const c of ['top', ...CATEGORIES]) {
-      const rows = await rankedStories(sql, { region: r, category: c, limit: FEED_KEEP });
-      if (rows.length > 0) sets.push({ key: feedKey(r, c), members: rows.map((x) => ({ member: x.id, score: x.score })) });
-    }
+  for (const { region, category } of feeds) {
+    const rows = ranked.get(`${region}:${category}`);
+    if (rows && rows.length > 0) sets.push({ key: feedKey(region, category), members: rows.map((x) => ({ member: x.id, score: x.score })) });
   }
   const epoch = [{ member: MARKER, score: now }, ...sets.map((s) => ({ member: s.key, score: now }))];
   await cache.zaddTrimMany([...sets, { key: EPOCH_KEY, members: epoch }], FEED_KEEP);
