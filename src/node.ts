@@ -6,7 +6,7 @@ import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
 import { openCache, type Cache } from './runtime/cache.js';
-import { describeError } from './runtime/errors.js';
+import { ConfigError, describeError } from './runtime/errors.js';
 import { createLogger, type Logger } from './runtime/log.js';
 import { Metrics } from './runtime/metrics.js';
 import { migrate } from './runtime/migrate.js';
@@ -76,6 +76,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     await checkDataDir(config.dataDir);
     await checkPortFree(config.host, config.port);
     const ml = config.metricsListen;
+    if (ml && ml.port !== 0 && ml.port === config.port) throw new ConfigError(`--metrics-listen ${ml.host}:${ml.port}: the same port as --port`);
     if (ml) await checkPortFree(ml.host, ml.port, '--metrics-listen');
 
     const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
