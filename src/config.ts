@@ -44,6 +44,18 @@ function isAllowEntry(s: string): boolean {
   return isIP(addr) !== 0 || HOST_RE.test(addr);
 }
 
+/** `host:port` (an IPv6 address in brackets) → its parts; the port may be 0 (any free port). */
+const listenAddress = z.string().transform((s, ctx): { host: string; port: number } => {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(s.trim());
+  const port = m ? Number(m[2]) : NaN;
+  const host = m ? m[1]!.replace(/^\[|\]$/g, '') : '';
+  if (!m || port > 65535 || (host.includes(':') && isIP(host) !== 6)) {
+    ctx.addIssue({ code: 'custom', message: `expected host:port (e.g. 127.0.0.1:9464 or [::1]:9464), got "${s}"` });
+    return z.NEVER;
+  }
+  return { host, port };
+});
+
 const intIn = (min: number, max: number) =>
   z.coerce.number({ error: 'expected a number' }).int({ error: 'expected an integer' })
     .min(min, { error: `expected an integer from ${min} to ${max}` })
@@ -113,6 +125,13 @@ export const options = {
   demo: opt({ name: 'demo', schema: bool, default: false, boolean: true, doc: 'run with an in-process publisher simulator as sources' }),
   logLevel: opt({ name: 'log-level', schema: z.enum(LOG_LEVELS), default: 'info', doc: `log level: ${LOG_LEVELS.join('|')}` }),
   adminToken: opt({ name: 'admin-token', secret: true, schema: z.string().min(16, 'must be at least 16 characters').optional(), default: undefined, defaultDoc: '(admin routes off)', doc: 'bearer token for admin routes; unset = admin routes off' }),
+  metricsListen: opt({
+    name: 'metrics-listen',
+    schema: listenAddress.optional(),
+    default: undefined,
+    defaultDoc: '(on --port, admin token required)',
+    doc: 'host:port serving /metrics without a token (keep it private); unset = /metrics on --port behind --admin-token',
+  }),
   cursorSecret: opt({ name: 'cursor-secret', secret: true, schema: z.string().min(16, 'must be at least 16 characters').optional(), default: undefined, defaultDoc: '(random per process)', doc: 'HMAC secret for feed cursors; set it when several nodes serve the API' }),
   publicUrl: opt({ name: 'public-url', schema: urlWithScheme(['http:', 'https:']).optional(), default: undefined, defaultDoc: '(none: no WebSub)', doc: 'base URL where hubs reach this node for WebSub callbacks; unset = poll only' }),
   contactUrl: opt({ name: 'contact-url', schema: urlWithScheme(['http:', 'https:', 'mailto:']).optional(), default: undefined, defaultDoc: '(none)', doc: 'contact URL (or mailto:) sent to publishers in the User-Agent' }),
@@ -142,6 +161,8 @@ export const options = {
   activeWindowHours: opt({ name: 'active-window-hours', schema: positive, default: 48, doc: 'how long a story stays open for new articles' }),
   rateLimitRps: opt({ name: 'rate-limit-rps', schema: positive, default: 20, doc: 'public API requests per second per client (token or IP)' }),
   rateLimitBurst: opt({ name: 'rate-limit-burst', schema: intIn(1, 1_000_000), default: 40, doc: 'public API burst size per client' }),
+  websubRateLimitRps: opt({ name: 'websub-rate-limit-rps', schema: positive, default: 2, doc: 'WebSub callbacks (/websub/:id) per second per publisher' }),
+  websubRateLimitBurst: opt({ name: 'websub-rate-limit-burst', schema: intIn(1, 1_000_000), default: 20, doc: 'WebSub callback burst size per publisher' }),
   bodyLimitBytes: opt({ name: 'body-limit-bytes', schema: intIn(1, 1 << 30), default: 1 << 20, defaultDoc: '1048576', doc: 'largest HTTP request body accepted' }),
   shutdownTimeoutMs: opt({ name: 'shutdown-timeout-ms', schema: intIn(0, 3_600_000), default: 15_000, doc: 'graceful-shutdown budget before the process exits anyway' }),
 } as const;

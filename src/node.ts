@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { DeadLetterWriter } from './actors/store/dead-letters.js';
 import { ensureArticlePartitions, newsMigrations } from './actors/store/migrations.js';
 import { addHealthRoutes } from './api/health.js';
 import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
 import { openCache, type Cache } from './runtime/cache.js';
-import { describeError } from './runtime/errors.js';
+import { ConfigError, describeError } from './runtime/errors.js';
 import { createLogger, type Logger } from './runtime/log.js';
 import { Metrics } from './runtime/metrics.js';
 import { migrate } from './runtime/migrate.js';
 import { connectNats, safeNatsUrl, type NatsLink } from './runtime/nats-connect.js';
 import { OwnedShardsGauge } from './runtime/owned-shards-metric.js';
+import { checkDataDir, checkPortFree } from './runtime/preflight.js';
 import { openSql, type Sql } from './runtime/sql.js';
 import { ActorSystem } from './runtime/system.js';
 import { TaskPool } from './runtime/task-pool.js';
@@ -52,6 +54,8 @@ export interface Node {
   /** the bound port and a URL to reach it */
   readonly port: number;
   readonly url: string;
+  /** the port of the `--metrics-listen` server, or null when /metrics is served on `port` */
+  readonly metricsPort: number | null;
   /** true once stop() began */
   readonly stopping: boolean;
   /** starts a component now and stops it with the node */
@@ -79,8 +83,21 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
   };
 
   try {
+    // before anything opens: a port in use or an unusable data dir is one line, not a full boot
+    await checkDataDir(config.dataDir);
+    await checkPortFree(config.host, config.port);
+    const ml = config.metricsListen;
+    if (ml && ml.port !== 0 && ml.port === config.port) throw new ConfigError(`--metrics-listen ${ml.host}:${ml.port}: the same port as --port`);
+    if (ml) await checkPortFree(ml.host, ml.port, '--metrics-listen');
+
     const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
     cleanups.push(() => sql.close());
+    // (closed just before SQL: letters held through an outage get a last try)
+    const letters = new DeadLetterWriter(sql, log);
+    cleanups.push(async () => {
+      await letters.flush();
+      letters.stop();
+    });
     const { applied, current } = await migrate(sql, newsMigrations, { log });
     await ensureArticlePartitions(sql, now, 1);
     log.info({ mode: sql.mode, schema_version: current, applied }, 'database ready');
@@ -102,14 +119,29 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
 
     const system = new ActorSystem({ log, metrics });
     cleanups.push(() => system.shutdown(config.shutdownTimeoutMs));
-    persistDeadLetters(system, sql, log);
+    // dead letters go to the `dead_letters` table too, so they outlive the process's ring buffer
+    system.deadLetters.onDeadLetter((d) => letters.write(d));
 
     const router = new Router();
     const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes });
     let stopping = false;
     const checks = { sql: () => sql.ping(), cache: () => cache.ping(), ...(nats ? { nats: () => nats.ping() } : {}) };
-    addHealthRoutes(router, { checks, metrics, draining: () => stopping, log });
     const ownedShards = new OwnedShardsGauge(metrics, SHARD_KINDS);
+    addHealthRoutes(router, {
+      checks,
+      metrics,
+      draining: () => stopping,
+      log,
+      metricsAccess: ml ? 'elsewhere' : { adminToken: config.adminToken ?? null },
+      metricsRateLimit: { rps: config.rateLimitRps, burst: config.rateLimitBurst },
+    });
+    // /metrics on an address of its own (a private interface), open to whoever reaches it there
+    let metricsHttp: HttpServer | null = null;
+    if (ml) {
+      const metricsRouter = new Router();
+      addHealthRoutes(metricsRouter, { checks, metrics, draining: () => stopping, log });
+      metricsHttp = new HttpServer({ host: ml.host, port: ml.port, router: metricsRouter, log, bodyLimitBytes: 1024 });
+    }
 
     const components: Component[] = [];
     cleanups.push(async () => {
@@ -140,6 +172,9 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
         const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
         return `http://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
       },
+      get metricsPort() {
+        return metricsHttp?.port ?? null;
+      },
       get stopping() {
         return stopping;
       },
@@ -161,27 +196,15 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     for (const c of opts.components ?? []) await node.add(c);
     await http.listen();
     cleanups.push(() => http.close(0));
+    if (metricsHttp) {
+      const m = metricsHttp;
+      await m.listen();
+      cleanups.push(() => m.close(0));
+    }
     log.info({ url: node.url, node_id: config.nodeId, roles: config.roles, sql: sql.mode, cache: cache.mode, bus: nats ? 'nats' : 'in-process' }, 'node listening');
     return node;
   } catch (err) {
     await undo();
     throw err;
   }
-}
-
-/** Dead letters go to the `dead_letters` table too, so they outlive the process's ring buffer. */
-function persistDeadLetters(system: ActorSystem, sql: Sql, log: Logger): void {
-  system.deadLetters.onDeadLetter((d) => {
-    let payload: string | null;
-    try {
-      payload = JSON.stringify(d.msg);
-    } catch {
-      payload = null; // e.g. a bigint in the message: keep the letter, drop the payload
-    }
-    sql
-      .query('INSERT INTO dead_letters (address, type, payload, error, attempts, at) VALUES ($1, $2, $3::jsonb, $4, $5, to_timestamp($6 / 1000.0))', [
-        d.address, d.type, payload, d.error, d.attempts, d.at,
-      ])
-      .catch((err: unknown) => log.warn({ err: describeError(err), address: d.address }, 'dead letter not persisted'));
-  });
 }

@@ -1,6 +1,7 @@
 import { getArticles } from '../actors/store/articles.js';
 import { feedKey, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from '../actors/store/feed-cache.js';
+import { FeedCacheGuard } from '../actors/store/feed-rebuild.js';
 import { getStories, rankedStories } from '../actors/store/stories.js';
 import type { Cache } from '../runtime/cache.js';
 import { describeError } from '../runtime/errors.js';
@@ -52,6 +53,8 @@ export interface FeedServiceOptions {
   snapshotSize?: number;
   maxPerPublisher?: number;
   minCategoriesOnTop?: number;
+  /** how often the cache's epoch is checked for a restart or lost keys (default 2 s; 0 = never) */
+  epochCheckMs?: number;
 }
 
 /**
@@ -59,13 +62,14 @@ export interface FeedServiceOptions {
  * and fixes that order as a snapshot; cursors point into it, so pages neither repeat nor skip
  * while new articles arrive. Past the snapshot, pages continue in rank order after the
  * snapshot's end. Rankings and stories come from the cache, or from PostgreSQL when the cache
- * fails: slower, same answers.
+ * fails or is being rebuilt after losing its data (see feed-rebuild.ts): slower, same answers.
  */
 export class FeedService {
   private readonly hot: HotCache;
   private readonly log: Logger;
   private readonly snapshots: SnapshotStore;
   private readonly snapshotSize: number;
+  private readonly guard: FeedCacheGuard | null;
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(private readonly o: FeedServiceOptions) {
@@ -74,10 +78,15 @@ export class FeedService {
     this.hot = new HotCache(o.hotTtlMs ?? 5_000, now);
     this.snapshots = new SnapshotStore(o.cache, o.sql, o.snapshotTtlMs ?? 30 * 60_000, now);
     this.snapshotSize = o.snapshotSize ?? 1_000;
+    this.guard =
+      o.epochCheckMs === 0
+        ? null
+        : new FeedCacheGuard({ sql: o.sql, cache: o.cache, log: this.log, now, everyMs: o.epochCheckMs ?? 2_000, onRebuilt: () => this.hot.clear() });
   }
 
-  /** Listen for invalidation events (stories written by any node). */
+  /** Listen for invalidation events (stories written by any node); watch the cache's epoch. */
   async start(): Promise<void> {
+    this.guard?.start();
     try {
       this.unsubscribe = await this.o.cache.subscribe(INVALIDATE_CHANNEL, (m) => {
         try {
@@ -93,7 +102,13 @@ export class FeedService {
   }
 
   async stop(): Promise<void> {
+    await this.guard?.stop();
     await this.unsubscribe?.().catch(() => {});
+  }
+
+  /** Checks the cache's epoch now and rebuilds the feeds when it was lost; resolves when done. */
+  checkCache(): Promise<void> {
+    return this.guard?.check() ?? Promise.resolve();
   }
 
   /** The rendered page when the hot cache holds a fresh one, else null; synchronous, no I/O. */
@@ -157,6 +172,7 @@ export class FeedService {
   private async rank(q: FeedQuery, after: Ranked | { score: number; id: string } | null, limit: number, skip: number): Promise<Ranked[]> {
     const key = feedKey(q.region, q.category);
     try {
+      if (this.guard?.rebuilding) throw new Error('the feed cache is being rebuilt');
       const extra = after ? 50 : 0; // ties at the boundary score are filtered below
       const got = await this.o.cache.zrevrangebyscore(key, after ? after.score : Infinity, -Infinity, { limit: limit + skip + extra });
       if (got.length > 0 || (await this.o.cache.zcard(key)) > 0) {

@@ -1,8 +1,10 @@
-import { describeError } from '../runtime/errors.js';
+import { describeError, isOutage } from '../runtime/errors.js';
 import { silentLogger, type Logger } from '../runtime/log.js';
 import type { Metrics } from '../runtime/metrics.js';
-import { json } from './reply.js';
+import { RateLimiter } from './rate-limit.js';
+import { HttpError, json, type Request } from './reply.js';
 import type { Router } from './router.js';
+import { bearerToken, sameSecret } from './routes/common.js';
 
 /** A readiness check: resolves when the dependency answers. */
 export type ReadinessCheck = () => Promise<void>;
@@ -16,13 +18,21 @@ export interface HealthDeps {
   log?: Logger;
   /** a check slower than this counts as failed */
   timeoutMs?: number;
+  /**
+   * who may read `/metrics` here: everyone ('open', the default; a private metrics listener),
+   * the bearer of this admin token, or nobody ('elsewhere': served on another address)
+   */
+  metricsAccess?: 'open' | 'elsewhere' | { adminToken: string | null };
+  /** per client address on `/metrics` when it is behind the token (tokens are not guessed at speed) */
+  metricsRateLimit?: { rps: number; burst: number };
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
  * `/healthz` (the process answers), `/readyz` (every dependency answers: 200, else 503 naming
- * which failed; details go to the log, not to the client) and `/metrics` (Prometheus text).
+ * which failed; details go to the log, not to the client) and `/metrics` (Prometheus text, open
+ * or behind the admin token: see `metricsAccess`). Health routes are never rate limited.
  */
 export function addHealthRoutes(router: Router, deps: HealthDeps): void {
   const log = deps.log ?? silentLogger;
@@ -35,7 +45,8 @@ export function addHealthRoutes(router: Router, deps: HealthDeps): void {
     const results = await Promise.all(names.map((n) => withTimeout(deps.checks[n]!(), timeoutMs).then(
       () => 'ok' as const,
       (err: unknown) => {
-        log.warn({ check: n, err: describeError(err) }, 'readiness check failed');
+        // a dependency that is away is logged by its adapter once per outage, not per probe
+        log[isOutage(err) ? 'debug' : 'warn']({ check: n, err: describeError(err) }, 'readiness check failed');
         return 'failed' as const;
       },
     )));
@@ -46,11 +57,24 @@ export function addHealthRoutes(router: Router, deps: HealthDeps): void {
     return json({ status: 'ready', checks }, 200, NO_STORE);
   });
 
-  router.get('/metrics', async () => ({
-    status: 200,
-    headers: { 'content-type': deps.metrics.contentType, ...NO_STORE },
-    body: await deps.metrics.text(),
-  }));
+  const access = deps.metricsAccess ?? 'open';
+  if (access === 'elsewhere') return;
+  const limiter = deps.metricsRateLimit ? new RateLimiter(deps.metricsRateLimit.rps, deps.metricsRateLimit.burst) : null;
+  const allowed = (req: Request): void => {
+    if (access === 'open') return;
+    const wait = limiter?.take(req.ip) ?? 0;
+    if (wait > 0) throw new HttpError(429, 'rate_limited', 'too many requests; slow down', { headers: { 'retry-after': String(Math.max(1, Math.ceil(wait / 1000))), ...NO_STORE } });
+    const token = access.adminToken;
+    if (!token) throw new HttpError(404, 'not_found', 'metrics are served on --metrics-listen, or here with --admin-token set', { headers: NO_STORE });
+    const given = bearerToken(req);
+    if (given === null || !sameSecret(given, token)) {
+      throw new HttpError(401, 'unauthorized', 'metrics need the admin bearer token', { headers: { 'www-authenticate': 'Bearer realm="newsagg-metrics"', ...NO_STORE } });
+    }
+  };
+  router.get('/metrics', async (req) => {
+    allowed(req);
+    return { status: 200, headers: { 'content-type': deps.metrics.contentType, ...NO_STORE }, body: await deps.metrics.text() };
+  });
 }
 
 function withTimeout(p: Promise<void>, ms: number): Promise<void> {

@@ -82,12 +82,26 @@ export function errorReply(status: number, code: string, message: string, header
   return json({ error: { code, message } }, status, headers);
 }
 
-/** Maps anything thrown to a reply without internals: HttpErrors keep their status and code. */
+/** Codes of a backing service being away; its adapter logs the outage once, so requests do not. */
+const UNAVAILABLE = new Set(['DEPENDENCY_UNAVAILABLE', 'CACHE_UNAVAILABLE']);
+/** Codes of work that did not finish in time or found no room: expected under load, worth one warn line. */
+const BUSY = new Set(['ASK_TIMEOUT', 'MAILBOX_FULL', 'ACTOR_UNAVAILABLE']);
+const RETRY = { 'retry-after': '5', 'cache-control': 'no-store' };
+
+/**
+ * Maps anything thrown to a reply without internals: HttpErrors keep their status and code; a
+ * backing service that is away, or an actor too busy to answer in time, is 503 with Retry-After
+ * (logged without a stack); anything else is a 500 whose stack goes to the log only.
+ */
 export function toErrorReply(err: unknown, log: Logger): Reply {
   if (err instanceof HttpError) return errorReply(err.status, err.code, err.userMessage, { ...err.headers });
-  if (err instanceof NewsaggError && (err.code === 'DEPENDENCY_UNAVAILABLE' || err.code === 'CACHE_UNAVAILABLE')) {
-    log.warn({ err: describeError(err) }, 'request failed: dependency unavailable');
-    return errorReply(503, 'unavailable', 'a backing service is unavailable, try again shortly', { 'retry-after': '5' });
+  if (err instanceof NewsaggError && UNAVAILABLE.has(err.code)) {
+    log.debug({ err: describeError(err) }, 'request failed: dependency unavailable');
+    return errorReply(503, 'unavailable', 'a backing service is unavailable, try again shortly', RETRY);
+  }
+  if (err instanceof NewsaggError && BUSY.has(err.code)) {
+    log.warn({ code: err.code, err: err.message }, 'request not answered in time: busy');
+    return errorReply(503, 'busy', 'the server is busy, try again shortly', RETRY);
   }
   log.error({ err: describeError(err), stack: err instanceof Error ? err.stack : undefined }, 'request failed');
   return errorReply(500, 'internal', 'internal error');

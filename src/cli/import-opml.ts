@@ -1,23 +1,22 @@
 import { readFile } from 'node:fs/promises';
-import { regionForCountry } from '../actors/enrich/gazetteer.js';
 import { OpmlInvalidError } from '../actors/publisher/errors.js';
-import { parseOpml, publisherIdFor, type OpmlDocument, type OpmlProblem } from '../actors/publisher/opml.js';
-import { addPublishers, type NewPublisher } from '../actors/store/publishers.js';
+import { importFeeds, isBroken, type ImportSummary } from '../actors/publisher/import.js';
+import { parseOpml, type OpmlDocument, type OpmlProblem } from '../actors/publisher/opml.js';
 import { newsMigrations } from '../actors/store/migrations.js';
 import { describeError } from '../runtime/errors.js';
 import { migrate } from '../runtime/migrate.js';
-import { openSql, type Sql } from '../runtime/sql.js';
+import { openSql } from '../runtime/sql.js';
 
 /**
  * `newsagg import-opml FILE [--data-dir DIR] [--database-url URL] [--country CC] [--dry-run]
  * [--progress|--no-progress]`: adds the OPML's feeds as publishers. Duplicates (in the file or
  * already stored) and invalid URLs are reported, never fatal; exit 0 unless the file cannot be
- * read or is not OPML (1) or the arguments are wrong (2). A progress bar goes to stderr for
- * large files when stderr is a terminal (or with --progress).
+ * read, is not OPML, or is broken (not well-formed) and nothing was imported from it (1), or the
+ * arguments are wrong (2). A progress bar goes to stderr for large files when stderr is a
+ * terminal (or with --progress).
  */
 
 const USAGE = `usage: newsagg import-opml FILE|- [--data-dir DIR] [--database-url URL] [--country CC] [--dry-run] [--progress|--no-progress]`;
-const BATCH = 500;
 /** files with fewer feeds import too fast for a bar to help */
 const PROGRESS_MIN = 1000;
 
@@ -110,27 +109,6 @@ function describeProblem(p: OpmlProblem): string {
   return `  ${where}: ${what}${p.url ? ` (${p.url})` : ''}${p.text && p.position !== 0 ? ` "${p.text.slice(0, 80)}"` : p.position === 0 ? `: ${p.text}` : ''}\n`;
 }
 
-export interface ImportSummary {
-  feeds: number;
-  added: number;
-  existing: number;
-  problems: OpmlProblem[];
-}
-
-/** Stores the parsed feeds in batches; `onBatch` reports progress. */
-export async function importFeeds(sql: Sql, doc: OpmlDocument, country: string | null, onBatch: (done: number) => void): Promise<ImportSummary> {
-  const rows: NewPublisher[] = doc.feeds.map((f) => {
-    const c = f.country ?? country;
-    return { id: publisherIdFor(f.feed_url), name: f.name, feed_url: f.feed_url, site_url: f.site_url, country: c, region: c ? regionForCountry(c) : null, category: f.category };
-  });
-  let added = 0;
-  for (let i = 0; i < rows.length; i += BATCH) {
-    added += (await addPublishers(sql, rows.slice(i, i + BATCH))).length;
-    onBatch(Math.min(rows.length, i + BATCH));
-  }
-  return { feeds: rows.length, added, existing: rows.length - added, problems: doc.problems };
-}
-
 export async function main(argv: string[], io: Io = stdio): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(`${USAGE}\n`);
@@ -153,7 +131,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   const showBar = (args.progress ?? io.tty) && doc.feeds.length >= PROGRESS_MIN;
   let summary: ImportSummary;
   if (args.dryRun) {
-    summary = { feeds: doc.feeds.length, added: 0, existing: 0, problems: doc.problems };
+    summary = { feeds: doc.feeds.length, added: 0, existing: 0, problems: doc.problems, ids: [] };
   } else {
     const sql = await openSql({ databaseUrl: args.databaseUrl, dataDir: args.dataDir });
     try {
@@ -176,6 +154,11 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     io.out(`${summary.problems.length} outline(s) skipped:\n`);
     for (const p of summary.problems.slice(0, 100)) io.out(describeProblem(p));
     if (summary.problems.length > 100) io.out(`  ... and ${summary.problems.length - 100} more\n`);
+  }
+  // a broken document that gave nothing is a failed import, whatever could be salvaged from it
+  if (isBroken(doc) && (args.dryRun ? summary.feeds === 0 : summary.added === 0)) {
+    io.err(`newsagg import-opml: ${args.file} is not well-formed XML and nothing was imported from it\n`);
+    return 1;
   }
   return 0;
 }

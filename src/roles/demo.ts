@@ -1,5 +1,4 @@
-import { regionForCountry } from '../actors/enrich/gazetteer.js';
-import { publisherIdFor } from '../actors/publisher/opml.js';
+import { publisherRow } from '../actors/publisher/import.js';
 import { addPublishers } from '../actors/store/publishers.js';
 import type { Component, Node } from '../node.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
@@ -19,15 +18,7 @@ export function demoComponent(opts: { publishers?: number; seed?: string } = {})
     },
     async start(node: Node) {
       sim = await startSimulator({ publishers: opts.publishers ?? 300, seed: opts.seed ?? 'demo', host: '127.0.0.1', port: 0, rateScale: 4 });
-      const rows = sim.publishers.map((p) => ({
-        id: publisherIdFor(p.feed_url),
-        name: p.name,
-        feed_url: p.feed_url,
-        site_url: p.site_url,
-        country: p.country,
-        region: regionForCountry(p.country),
-        category: p.section,
-      }));
+      const rows = sim.publishers.map((p) => publisherRow({ ...p, category: p.section }));
       await addPublishers(node.sql, rows);
       // now and then a breaking story: many outlets on one event within minutes
       burst = setInterval(() => sim?.burst({ publishers: 25, withinMs: 5 * 60_000 }), 15 * 60_000);

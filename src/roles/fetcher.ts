@@ -1,7 +1,7 @@
 import { Fetcher } from '../actors/fetch/index.js';
 import type { Component, Node } from '../node.js';
 
-/** The node's one safe fetcher, shared so per-host limits, crawl delays and robots.txt hold across uses. */
+/** The node's one safe fetcher, shared so per-origin limits, crawl delays and robots.txt hold across uses. */
 export interface SharedFetcher extends Component {
   /** the fetcher (after start) */
   get(): Fetcher;
@@ -9,7 +9,7 @@ export interface SharedFetcher extends Component {
 
 /**
  * One Fetcher per node: publishers, thumbnails and the admin API's feed discovery all reach
- * publishers' hosts, and politeness is per host, so they share one per-host queue and one
+ * publishers' sites, and politeness is per origin, so they share one per-origin queue and one
  * robots.txt cache. Started first and stopped last.
  */
 export function fetcherComponent(opts: { allowlist?: readonly string[]; crawlDelayMs?: number } = {}): SharedFetcher {

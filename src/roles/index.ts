@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Component } from '../node.js';
+import { activityComponent } from './activity.js';
 import { apiComponent } from './api.js';
 import { demoComponent } from './demo.js';
 import { fetcherComponent } from './fetcher.js';
@@ -22,7 +23,7 @@ export function componentsFor(config: Config): Component[] {
   let publishers: PublishersComponent | null = null;
   if (roles.has('ingest') || roles.has('process')) {
     const ingest = ingestComponent({ fetcher });
-    out.push(ingest);
+    out.push(ingest, activityComponent({ ingest }));
     if (roles.has('ingest')) {
       if (config.opml) out.push(opmlComponent(config.opml));
       if (config.demo) out.push(demoComponent());

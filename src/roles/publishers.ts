@@ -1,16 +1,15 @@
-import { fromTaskError, type ParseTask } from '../actors/feed/index.js';
-import { looksLikeSitemap, sitemapAsFeed } from '../actors/html/source.js';
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
+import { BufferedPublisherStore } from '../actors/publisher/buffered-store.js';
+import { FirstPolls } from '../actors/publisher/first-poll.js';
+import { countedEffects } from '../actors/publisher/poll-metrics.js';
+import { pooledParse } from '../actors/publisher/pooled-parse.js';
+import { spawnAll, watchUnscheduled } from '../actors/publisher/roster.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
-import type { PublisherStore } from '../actors/publisher/state.js';
-import type { ParsedFeed } from '../actors/publisher/types.js';
+import { WebSubIntents } from '../actors/publisher/websub-intents.js';
 import type { RawArticle } from '../actors/ingest/types.js';
-import { listPublishers } from '../actors/store/publishers.js';
-import { HttpError } from '../api/reply.js';
+import { registerWebSubRoutes } from '../api/routes/websub.js';
 import type { Component, Node } from '../node.js';
 import type { SharedFetcher } from './fetcher.js';
-import { siblingModule } from '../runtime/module-url.js';
-import { TaskFailedError } from '../runtime/task-pool.js';
 
 export interface PublishersOptions {
   /** where publishers put what they find (the ingest component) */
@@ -19,7 +18,7 @@ export interface PublishersOptions {
   fetcher: SharedFetcher;
   /** base URL hubs call back: --public-url by default; 'self' = this node's own URL (a local hub) */
   publicUrl?: 'self';
-  /** a never-polled publisher polls within this spread (default: the policy's, up to 15 min) */
+  /** a never-polled publisher polls within this window (default 20 s; feeds sharing an origin are spaced by the crawl delay) */
   firstPollSpreadMs?: number;
 }
 
@@ -35,11 +34,14 @@ const address = (id: string) => `publisher/${id}`;
  * The publishers role: one PublisherActor per feed, all sharing the node's timer heap, the safe
  * fetcher and the CPU pool for parsing, emitting into the ingest log. Actors start for every
  * stored publisher and load their persisted polling state, so a restarted node continues where
- * it stopped. WebSub callbacks are routed to the actor of the publisher they name.
+ * it stopped; rows added behind the node's back are found within seconds. WebSub callbacks are
+ * routed to the actor of the publisher they name.
  */
 export function publishersComponent(opts: PublishersOptions): PublishersComponent {
   let node: Node | null = null;
-  const parseUrl = siblingModule(import.meta.url, '../actors/feed/parse-task.js').filename;
+  let store: BufferedPublisherStore | null = null;
+  let stopWatch: (() => void) | null = null;
+  const intents = new WebSubIntents();
 
   return {
     name: 'publishers',
@@ -49,96 +51,57 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       const f = opts.fetcher.get();
       const configured = cfg.publicUrl ? cfg.publicUrl.replace(/\/$/, '') : null;
       const publicUrl = opts.publicUrl === 'self' ? () => n.url : configured ? () => configured : null;
+      store = new BufferedPublisherStore(new SqlPublisherStore(n.sql, Date.now, Math.random), { log: n.log });
+      const firstPolls = new FirstPolls({ windowMs: opts.firstPollSpreadMs ?? 20_000, spacingMs: f.crawlDelayMs, random: Math.random });
+      const fx = countedEffects(n.metrics, {
+        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
+        parse: pooledParse(() => n.tasks),
+        emit: (articles) => opts.emit(articles),
+      });
       n.system.register(
         publisherBehaviour({
-          fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
-          parse: async (body, o): Promise<ParsedFeed> => {
-            const task: ParseTask = { body: typeof body === 'string' ? new TextEncoder().encode(body) : body, baseUrl: o.baseUrl };
-            if (o.contentType) task.contentType = o.contentType;
-            try {
-              return await n.tasks.run<ParseTask, ParsedFeed>(parseUrl, task);
-            } catch (err) {
-              const e = fromTaskError(err instanceof TaskFailedError ? err.cause : err);
-              // a site without a feed is polled through its news sitemap
-              if ((e as { code?: string }).code === 'PARSE_UNSUPPORTED') {
-                const text = new TextDecoder().decode(task.body);
-                if (looksLikeSitemap(text)) return sitemapAsFeed(text, { baseUrl: o.baseUrl, now: Date.now });
-              }
-              throw e;
-            }
-          },
-          emit: (articles) => opts.emit(articles),
-          store: firstPollSooner(new SqlPublisherStore(n.sql, Date.now, Math.random), opts.firstPollSpreadMs),
+          ...fx,
+          store,
           now: Date.now,
           random: Math.random,
+          firstPollAt: (url, now) => firstPolls.at(url, now),
           ...(publicUrl
-            ? { websub: { callbackUrl: (id: string) => `${publicUrl()}/websub/${encodeURIComponent(id)}`, post: (r) => f.postForm(r.url, r.headers, r.body) } }
+            ? {
+                websub: {
+                  callbackUrl: (id: string) => `${publicUrl()}/websub/${encodeURIComponent(id)}`,
+                  post: (r) => f.postForm(r.url, r.headers, r.body),
+                  intents,
+                },
+              }
             : {}),
         }),
       );
-      addWebSubRoutes(n);
-      let after: string | null = null;
-      for (;;) {
-        const page = await listPublishers(n.sql, { after, limit: 1000 });
-        for (const p of page) n.system.spawn(address(p.id));
-        if (page.length < 1000) break;
-        after = page[page.length - 1]!.id;
-      }
+      registerWebSubRoutes(n.router, {
+        sql: n.sql,
+        ask: (id, msg, timeoutMs) => n.system.ask<PublisherReply, PublisherMsg>(address(id), msg, timeoutMs),
+        send: (id, msg) => n.system.send(address(id), msg),
+        intents,
+        perPublisher: { rps: cfg.websubRateLimitRps, burst: cfg.websubRateLimitBurst },
+        perClient: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
+      });
+      const spawn = (id: string) => n.system.spawn(address(id));
+      await spawnAll(n.sql, spawn);
+      stopWatch = watchUnscheduled(n.sql, spawn, { log: n.log });
       n.log.info({ publishers: n.system.count('publisher') }, 'publishers started');
+    },
+    async stop() {
+      stopWatch?.();
+      // states the database could not take during an outage get one last try
+      await store?.flush();
     },
     added(ids) {
       for (const id of ids) node?.system.spawn(address(id));
     },
     removed(ids) {
-      for (const id of ids) node?.system.stop(address(id));
+      for (const id of ids) {
+        intents.forget(id);
+        node?.system.stop(address(id));
+      }
     },
   };
-}
-
-/** A store whose never-polled publishers are due within `spreadMs` (the demo wants a full page soon). */
-function firstPollSooner(store: PublisherStore, spreadMs: number | undefined): PublisherStore {
-  if (spreadMs === undefined) return store;
-  return {
-    async load(id) {
-      const s = await store.load(id);
-      if (s && s.polls === 0) s.nextPollAt = Math.min(s.nextPollAt, Date.now() + Math.floor(Math.random() * spreadMs));
-      return s;
-    },
-    save: (s) => store.save(s),
-  };
-}
-
-/** WebSub callbacks: GET answers verification of intent, POST takes signed content. */
-function addWebSubRoutes(n: Node): void {
-  const known = async (id: string) => {
-    const { rows } = await n.sql.query('SELECT 1 FROM publishers WHERE id = $1', [id]);
-    if (rows.length === 0) throw new HttpError(404, 'not_found', 'no such subscription');
-  };
-  n.router.get('/websub/:id', async (req) => {
-    await known(req.params.id!);
-    const q = req.query;
-    const lease = q.get('hub.lease_seconds');
-    const r = await n.system.ask<PublisherReply, PublisherMsg>(address(req.params.id!), {
-      type: 'websub-verify',
-      mode: q.get('hub.mode') ?? '',
-      topic: q.get('hub.topic') ?? '',
-      challenge: q.get('hub.challenge'),
-      leaseSeconds: lease !== null && /^\d+$/.test(lease) ? Number(lease) : null,
-      reason: q.get('hub.reason'),
-    });
-    const out = r as { status: number; body?: string };
-    return { status: out.status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: out.body ?? '' };
-  });
-  n.router.post('/websub/:id', async (req) => {
-    await known(req.params.id!);
-    const body = await req.body();
-    const r = (await n.system.ask<PublisherReply, PublisherMsg>(address(req.params.id!), {
-      type: 'websub-push',
-      body: new Uint8Array(body),
-      signature: req.headers['x-hub-signature'] ?? null,
-      contentType: req.headers['content-type'] ?? null,
-    }, 30_000)) as { status: number };
-    // 2xx tells the hub the delivery arrived; a bad signature is acknowledged and ignored (WebSub §8)
-    return { status: r.status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: '' };
-  });
 }

@@ -117,6 +117,12 @@ export class MemoryCache implements Cache {
     return n;
   }
 
+  async exists(...keys: string[]): Promise<number> {
+    let n = 0;
+    for (const k of keys) if (this.live(k) !== undefined) n++;
+    return n;
+  }
+
   async expire(key: string, ttlMs: number): Promise<boolean> {
     checkTtl(ttlMs);
     const e = this.live(key);

@@ -3,6 +3,7 @@ import { CacheUnavailableError, type Cache, type RangeOptions, type ScoredMember
 import { checkTtl } from './cache-memory.js';
 import { DependencyUnavailableError, describeError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
+import { OutageLog } from './outage.js';
 
 /**
  * The Redis cache (ioredis). Commands fail fast while Redis is away (no offline queue, one retry)
@@ -39,7 +40,8 @@ function safeUrl(url: string): string {
 export async function openRedisCache(opts: RedisCacheOptions): Promise<RedisCache> {
   const log = opts.log ?? silentLogger;
   let lastError: unknown;
-  let warnedAt = 0;
+  let connected = false;
+  const outage = new OutageLog(`Redis at ${safeUrl(opts.url)}`, log);
   const client = new Redis(opts.url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -47,17 +49,19 @@ export async function openRedisCache(opts: RedisCacheOptions): Promise<RedisCach
     connectTimeout: opts.connectTimeoutMs ?? 3000,
     retryStrategy: (times) => Math.min(times * 200, 5000),
   });
+  // while Redis is down every reconnection attempt errors: one line when it goes, one when it is back
   client.on('error', (err) => {
     lastError = err;
-    // while Redis is down every retry errors; one warning every 10 s is enough
-    const t = Date.now();
-    if (t - warnedAt > 10_000) {
-      warnedAt = t;
-      log.warn({ err: describeError(err) }, 'redis connection error');
-    }
+    if (connected) outage.failed(err);
   });
+  // (not 'close': a quit at shutdown closes too, and is no outage)
+  client.on('reconnecting', () => {
+    if (connected) outage.failed(lastError ?? new Error('connection lost'));
+  });
+  client.on('ready', () => outage.ok());
   try {
     await client.connect();
+    connected = true;
   } catch (err) {
     client.disconnect();
     const cause = lastError ?? err;
@@ -112,6 +116,11 @@ export class RedisCache implements Cache {
   async del(...keys: string[]): Promise<number> {
     if (keys.length === 0) return 0;
     return this.call(() => this.client.del(...keys.map((k) => this.k(k))));
+  }
+
+  async exists(...keys: string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    return this.call(() => this.client.exists(...keys.map((k) => this.k(k))));
   }
 
   async expire(key: string, ttlMs: number): Promise<boolean> {

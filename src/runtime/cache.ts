@@ -32,6 +32,8 @@ export interface Cache {
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   /** number of keys that existed */
   del(...keys: string[]): Promise<number>;
+  /** how many of the keys exist (a key named twice counts twice, as in Redis) */
+  exists(...keys: string[]): Promise<number>;
   /** sets a time to live on an existing key; false when the key does not exist */
   expire(key: string, ttlMs: number): Promise<boolean>;
 

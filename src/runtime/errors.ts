@@ -50,6 +50,15 @@ export class DependencyUnavailableError extends NewsaggError {
   }
 }
 
+/**
+ * True when `err` says a backing service (database, cache) is away rather than that something is
+ * wrong with the work: its adapter logs the outage once, so callers log such failures at debug.
+ */
+export function isOutage(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'DEPENDENCY_UNAVAILABLE' || code === 'CACHE_UNAVAILABLE';
+}
+
 /** A short one-line description of any thrown value, for logs and dead letters. */
 export function describeError(err: unknown): string {
   if (err instanceof NewsaggError) return `${err.code}: ${err.message}`;

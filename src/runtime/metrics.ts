@@ -42,6 +42,25 @@ export class Metrics {
     return new Histogram({ name, help, labelNames: [...labelNames], registers: [this.registry], ...(buckets ? { buckets } : {}) });
   }
 
+  /**
+   * The current total of a counter (or a histogram's count) over the series whose labels match
+   * `where`; 0 when no such metric is registered. For summaries such as a periodic log line.
+   */
+  async sum(name: string, where: Readonly<Record<string, string>> = {}): Promise<number> {
+    const m = this.registry.getSingleMetric(name);
+    if (!m) return 0;
+    const { values } = await m.get();
+    let total = 0;
+    for (const v of values) {
+      const metricName = (v as { metricName?: string }).metricName;
+      if (metricName !== undefined && metricName !== name && metricName !== `${name}_count`) continue;
+      let match = true;
+      for (const k in where) if (String(v.labels[k]) !== where[k]) match = false;
+      if (match) total += v.value;
+    }
+    return total;
+  }
+
   /** Prometheus text exposition format. */
   async text(): Promise<string> {
     return this.registry.metrics();

@@ -1,11 +1,15 @@
 import pg from 'pg';
-import { DependencyUnavailableError, describeError } from './errors.js';
+import { DependencyUnavailableError, NewsaggError, describeError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
+import { OutageLog } from './outage.js';
 
 /**
  * The SQL adapter. One `pg` code path serves both modes: server mode talks to PostgreSQL, embedded
  * mode to PGlite served on a loopback port (see sql-pglite.ts), so every query is real Postgres.
  * Note `pg` returns int8 (bigint) columns as strings; cast in SQL or convert at the edge.
+ * A query that fails because the database cannot be reached (refused, reset, shut down, timed
+ * out connecting) rejects with DependencyUnavailableError (`DEPENDENCY_UNAVAILABLE`, so the API
+ * answers 503), and the outage is logged once when it starts and once when it ends.
  */
 export interface QueryResult<T> {
   rows: T[];
@@ -63,6 +67,25 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
+/** Socket-level failures: the server is not there (or went away mid-query). */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
+/** pg's own messages for a connection that broke or could not be made */
+const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|is not queryable|Client was closed|Connection closed/i;
+
+/**
+ * True when `err` means the database cannot be reached rather than that it refused a statement:
+ * network errors, SQLSTATE class 08 (connection exception), 57P01-57P03 (shut down, crashed,
+ * starting up) and 53300 (too many connections).
+ */
+export function isUnreachable(err: unknown): boolean {
+  if (err instanceof NewsaggError) return err.code === 'DEPENDENCY_UNAVAILABLE';
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+  if (err instanceof AggregateError) return err.errors.some(isUnreachable);
+  return typeof e?.message === 'string' && CONNECTION_MESSAGES.test(e.message);
+}
+
 async function connectPool(
   url: string,
   mode: Sql['mode'],
@@ -72,18 +95,22 @@ async function connectPool(
   afterClose: () => Promise<void>,
 ): Promise<Sql> {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: connectTimeoutMs, idleTimeoutMillis: 30_000 });
+  const what = mode === 'embedded' ? 'embedded database' : `PostgreSQL at ${describeDatabaseUrl(url)}`;
+  const health = new Health(what, log);
   // an idle client losing its server emits on the pool; unhandled, that would crash the node
-  pool.on('error', (err) => log.warn({ err: describeError(err) }, 'idle database connection failed'));
+  pool.on('error', (err) => {
+    if (isUnreachable(err)) health.outage.failed(err);
+    else log.warn({ err: describeError(err) }, 'idle database connection failed');
+  });
   try {
     await pool.query('SELECT 1');
   } catch (err) {
     await pool.end().catch(() => {});
-    const what = mode === 'embedded' ? 'embedded database' : `PostgreSQL at ${describeDatabaseUrl(url)}`;
     throw new DependencyUnavailableError(what, describeError(err).replace(/^Error: /, ''), err);
   }
   let closed = false;
   return {
-    ...poolSql(pool, mode, url),
+    ...poolSql(pool, mode, url, health),
     async close() {
       if (closed) return;
       closed = true;
@@ -95,50 +122,82 @@ async function connectPool(
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-async function run<T>(db: Queryable, text: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-  const r = await db.query(text, params as unknown[] | undefined);
+/** The database's reachability as this adapter sees it: classifies failures and logs outages. */
+class Health {
+  readonly outage: OutageLog;
+
+  constructor(
+    private readonly what: string,
+    log: Logger,
+  ) {
+    this.outage = new OutageLog(what, log);
+  }
+
+  /** `err` as thrown to callers: unreachable → DependencyUnavailableError (once wrapped, kept). */
+  fail(err: unknown): unknown {
+    if (!isUnreachable(err)) return err;
+    this.outage.failed(err);
+    if (err instanceof DependencyUnavailableError) return err;
+    return new DependencyUnavailableError(this.what, describeError(err).replace(/^Error: /, ''), err);
+  }
+}
+
+async function run<T>(db: Queryable, health: Health, text: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+  const generation = health.outage.generation;
+  let r;
+  try {
+    r = await db.query(text, params as unknown[] | undefined);
+  } catch (err) {
+    throw health.fail(err);
+  }
+  if (health.outage.down) health.outage.ok(generation);
   return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
 }
 
-function poolSql(pool: pg.Pool, mode: Sql['mode'], url: string): Omit<Sql, 'close'> {
+function poolSql(pool: pg.Pool, mode: Sql['mode'], url: string, health: Health): Omit<Sql, 'close'> {
   return {
     mode,
     url,
-    query: (text, params) => run(pool, text, params),
+    query: (text, params) => run(pool, health, text, params),
     async tx(fn) {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw health.fail(err);
+      }
       let broken: unknown;
       try {
-        await client.query('BEGIN');
-        const result = await fn(clientSql(client, mode, url, 0));
-        await client.query('COMMIT');
+        await run(client, health, 'BEGIN');
+        const result = await fn(clientSql(client, mode, url, 0, health));
+        await run(client, health, 'COMMIT');
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch((e: unknown) => {
           broken = e;
         });
-        throw err;
+        throw health.fail(err);
       } finally {
         // a connection that could not roll back is destroyed rather than reused mid-transaction
         client.release(broken instanceof Error ? broken : undefined);
       }
     },
     async ping() {
-      await pool.query('SELECT 1');
+      await run(pool, health, 'SELECT 1');
     },
   };
 }
 
-function clientSql(client: pg.PoolClient, mode: Sql['mode'], url: string, depth: number): Sql {
+function clientSql(client: pg.PoolClient, mode: Sql['mode'], url: string, depth: number, health: Health): Sql {
   return {
     mode,
     url,
-    query: (text, params) => run(client, text, params),
+    query: (text, params) => run(client, health, text, params),
     async tx(fn) {
       const sp = `sp_${depth + 1}`;
       await client.query(`SAVEPOINT ${sp}`);
       try {
-        const result = await fn(clientSql(client, mode, url, depth + 1));
+        const result = await fn(clientSql(client, mode, url, depth + 1, health));
         await client.query(`RELEASE SAVEPOINT ${sp}`);
         return result;
       } catch (err) {
@@ -147,7 +206,7 @@ function clientSql(client: pg.PoolClient, mode: Sql['mode'], url: string, depth:
       }
     },
     async ping() {
-      await client.query('SELECT 1');
+      await run(client, health, 'SELECT 1');
     },
     async close() {
       throw new TypeError('close() is not available inside a transaction');

@@ -5,7 +5,7 @@ import { ActorCell, ReadyQueue, isPromiseLike } from './cell.js';
 import { realClock, type Clock } from './clock.js';
 import { DeadLetterLog } from './dead-letters.js';
 import type { Envelope, ReplyFn } from './envelope.js';
-import { ActorUnavailableError, AskTimeoutError, MailboxFullError, describeError } from './errors.js';
+import { ActorUnavailableError, AskTimeoutError, MailboxFullError, describeError, isOutage } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { CellContext } from './context.js';
@@ -285,7 +285,7 @@ export class ActorSystem {
 
   private initFailed(cell: ActorCell, err: unknown): void {
     this.statsFor(cell.kind).failures++;
-    this.log.warn({ actor: cell.address, err: describeError(err) }, 'actor init failed');
+    this.logFailure(err, { actor: cell.address }, 'actor init failed');
     // A head message waiting on an actor that cannot start counts as a failed attempt.
     const head = cell.mailbox.shift();
     if (head) {
@@ -392,10 +392,18 @@ export class ActorSystem {
   private failed(cell: ActorCell, env: Envelope, err: unknown): void {
     this.statsFor(cell.kind).failures++;
     env.attempts++;
-    this.log.warn({ actor: cell.address, type: env.msg.type, attempt: env.attempts, err: describeError(err) }, 'actor failed');
+    this.logFailure(err, { actor: cell.address, type: env.msg.type, attempt: env.attempts }, 'actor failed');
     if (env.attempts >= this.supervisionOf(cell).maxAttempts) this.giveUp(cell, env, err);
     else cell.mailbox.unshift(env);
     this.restartLater(cell);
+  }
+
+  /**
+   * A failure because a backing service is away is logged at debug: its adapter logs the outage
+   * once, and thousands of actors retrying through it would otherwise bury the log.
+   */
+  private logFailure(err: unknown, fields: Record<string, unknown>, message: string): void {
+    this.log[isOutage(err) ? 'debug' : 'warn']({ ...fields, err: describeError(err) }, message);
   }
 
   private giveUp(cell: ActorCell, env: Envelope, err: unknown): void {

@@ -1,5 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CursorCodec } from '../../src/api/cursor.js';
 import { FeedService } from '../../src/api/feed.js';
@@ -7,38 +6,10 @@ import { feedKey } from '../../src/actors/store/feed-items.js';
 import { openCache, type Cache } from '../../src/runtime/cache.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
+import { freePort, hasRedisServer, startRedis } from '../helpers/private-services.js';
 import { seedStories } from '../helpers/seed.js';
 import { stories } from './fixtures.js';
 import { startApi, type ApiHarness } from './harness.js';
-
-const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** A private Redis (never the shared one on 6379): no persistence, so a restart comes back empty. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const c = createServer();
-      c.once('error', () => resolve(true)); // port taken = redis is listening
-      c.listen(port, '127.0.0.1', () => c.close(() => resolve(false)));
-    });
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server did not start');
-}
 
 async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -49,7 +20,7 @@ async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> 
   throw new Error('condition not reached in time');
 }
 
-describe.skipIf(!hasRedis)('feed API while Redis is killed and restarted', () => {
+describe.skipIf(!hasRedisServer)('feed API while Redis is killed and restarted', () => {
   let db: TestDb;
   let api: ApiHarness;
   let cache: Cache;
@@ -62,7 +33,8 @@ describe.skipIf(!hasRedis)('feed API while Redis is killed and restarted', () =>
     db = await scratchPostgres();
     cache = await openCache({ redisUrl: `redis://127.0.0.1:${port}`, prefix: 'apitest:' });
     await seedStories(db.sql, cache, stories(80, 'r', 0));
-    api = await startApi(db.sql, cache, { feed: new FeedService({ sql: db.sql, cache, codec: new CursorCodec('test-secret-0123456789'), hotTtlMs: 0 }) });
+    // the epoch is checked at start and then when the test says (a timer would race the test's steps)
+    api = await startApi(db.sql, cache, { feed: new FeedService({ sql: db.sql, cache, codec: new CursorCodec('test-secret-0123456789'), hotTtlMs: 0, epochCheckMs: 3_600_000 }) });
   }, 60_000);
   afterAll(async () => {
     await api?.close();
@@ -73,8 +45,9 @@ describe.skipIf(!hasRedis)('feed API while Redis is killed and restarted', () =>
 
   it('answers correctly from PostgreSQL while Redis is down, and uses Redis again once it is back', async () => {
     // the reference: the same feed computed from PostgreSQL alone
-    const reference = new FeedService({ sql: db.sql, cache: new MemoryCache(), codec: new CursorCodec('x') });
-    const ref = async (limit: number) => (await reference.page({ region: 'global', category: 'technology', cursor: null, limit })).items.map((i) => i.story_id);
+    // (a fresh in-process cache each time, so the reference sees what is stored now)
+    const reference = () => new FeedService({ sql: db.sql, cache: new MemoryCache(), codec: new CursorCodec('x') });
+    const ref = async (limit: number) => (await reference().page({ region: 'global', category: 'technology', cursor: null, limit })).items.map((i) => i.story_id);
     const want = await ref(50);
     expect(want.length).toBe(10);
 
@@ -124,12 +97,25 @@ describe.skipIf(!hasRedis)('feed API while Redis is killed and restarted', () =>
     redis = await startRedis(port);
     await until(async () => (await cache.ping(), true));
     expect(await cache.zcard(feedKey('global', 'technology'))).toBe(0); // a restarted Redis is empty
+    // ingest writes first: a few new stories land in the empty Redis before any reader comes
+    const fresh = stories(3, 'n', 500).map((x) => ({ ...x, category: 'technology' }));
+    await seedStories(db.sql, cache, fresh);
+    const wantAll = await ref(50);
+    expect(wantAll).toHaveLength(want.length + 3);
+    expect(await cache.zcard(feedKey('global', 'technology'))).toBe(3);
+    // the epoch went with Redis's data, so every feed is rebuilt from PostgreSQL, merged with
+    // what ingest wrote (a feed is not left at the three new stories it was refilled with)
+    await api.feed.checkCache();
+    expect(await cache.zcard(feedKey('global', 'technology'))).toBe(wantAll.length);
+    expect(await cache.zcard(feedKey('global', 'top'))).toBe(83);
+    expect(await cache.zcard(feedKey('us', 'top'))).toBe(40 + fresh.filter((x) => x.region === 'us').length);
 
     const back = await api.get('/v1/feed?category=technology&limit=9');
     expect(back.status).toBe(200);
     expect(back.body.items.map((i: { story_id: string }) => i.story_id)).toEqual(await ref(9));
-    // recovered: the feed was rewarmed into Redis and pages are read from it again
-    expect(await cache.zcard(feedKey('global', 'technology'))).toBe(want.length);
+    const top = await api.get('/v1/feed?limit=50');
+    expect(top.status).toBe(200);
+    expect(top.body.items).toHaveLength(50);
     expect((await api.get('/readyz')).status).toBe(200);
   });
 });

@@ -199,13 +199,32 @@ describe('bad URLs', () => {
   });
 });
 
-describe('per-host politeness', () => {
+describe('per-origin politeness', () => {
   it('never has more than perHostConcurrency requests in flight to one host', async () => {
     const s = await serve({ '/feed': async (_req, res) => { await sleep(60); res.end(FEED); } });
     const f = fetcher({ perHostConcurrency: 2 });
     await Promise.all(Array.from({ length: 6 }, (_, i) => f.fetch({ url: `${s.origin}/feed?n=${i}` })));
     expect(s.requests.length).toBe(6);
     expect(s.maxInFlight).toBe(2);
+  });
+
+  it('two ports of one host are two origins: neither waits for the other, each is limited on its own', async () => {
+    // site A holds its requests until told; with one request per origin, a second one to A must
+    // wait for the first, while B (same address, other port) is served meanwhile
+    let releaseA!: () => void;
+    const heldA = new Promise<void>((r) => (releaseA = r));
+    const a = await serve({ '/feed': async (_req, res) => { await heldA; res.end(FEED); } });
+    const b = await serve({ '/feed': (_req, res) => res.end(FEED) });
+    const f = fetcher({ perHostConcurrency: 1 });
+    const first = f.fetch({ url: `${a.origin}/feed?n=1` });
+    const second = f.fetch({ url: `${a.origin}/feed?n=2` });
+    expect((await f.fetch({ url: `${b.origin}/feed` })).status).toBe(200);
+    while (a.requests.length < 1) await sleep(5);
+    expect(a.requests.map((r) => r.path)).toEqual(['/feed?n=1']); // the second waits its turn
+    releaseA();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+    expect(a.maxInFlight).toBe(1);
   });
 
   it('with concurrency 1 requests run one at a time', async () => {

@@ -91,7 +91,7 @@ describe('robots.txt', () => {
     expect(paths(s)).toEqual(['/feed']);
   });
 
-  it('reports Crawl-delay for our token to the host queue', async () => {
+  it('reports Crawl-delay for our token to the origin queue', async () => {
     const s = await startServer({ '/robots.txt': text('User-agent: newsagg-test\nCrawl-delay: 7\nDisallow: /x\n') });
     const agent = new Agent();
     open.push(s, agent);
@@ -107,7 +107,7 @@ describe('robots.txt', () => {
       onCrawlDelay: (host, ms) => delays.push([host, ms]),
     });
     await cache.check(new URL(`${s.origin}/feed`), AbortSignal.timeout(5_000));
-    expect(delays).toEqual([['127.0.0.1', 7_000]]);
+    expect(delays).toEqual([[s.origin, 7_000]]); // per origin: the port is part of it
     await expect(cache.check(new URL(`${s.origin}/x`), AbortSignal.timeout(5_000))).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
   });
 });

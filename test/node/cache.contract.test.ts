@@ -72,6 +72,21 @@ describe.each(factories)('cache contract: %s', (_name, make) => {
     expect(await c.del()).toBe(0);
   });
 
+  it('exists counts the keys that exist, of any kind, and not expired ones', async () => {
+    const c = s.cache;
+    expect(await c.exists()).toBe(0);
+    await c.set('e:s', 'x');
+    await c.hset('e:h', { f: '1' });
+    await c.zadd('e:z', [{ member: 'm', score: 1 }]);
+    await c.set('e:gone', 'x', 60);
+    expect(await c.exists('e:s', 'e:h', 'e:z', 'e:none')).toBe(3);
+    expect(await c.exists('e:s', 'e:s')).toBe(2);
+    await s.advance(100);
+    expect(await c.exists('e:gone')).toBe(0);
+    await c.zrem('e:z', ['m']);
+    expect(await c.exists('e:z')).toBe(0);
+  });
+
   it('expires keys by TTL and by expire()', async () => {
     const c = s.cache;
     await c.set('short', 'x', 60);

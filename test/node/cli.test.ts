@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,33 @@ describe('newsagg CLI', { timeout: 120_000 }, () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(want);
     expect(run.stdout).toBe('');
+  });
+
+  it('a port in use, or a data dir that cannot hold data, fail at once: one line, exit 2, nothing booted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'newsagg-cli-'));
+    dirs.push(dir);
+    const held: Server = createServer();
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+    const port = (held.address() as { port: number }).port;
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    try {
+      const cases: [string[], RegExp][] = [
+        [['--port', String(port), '--data-dir', dir], new RegExp(`^newsagg start: --port: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use\n$`)],
+        [['--port', '0', '--metrics-listen', `127.0.0.1:${port}`, '--data-dir', dir], new RegExp(`^newsagg start: --metrics-listen: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use\n$`)],
+        [['--port', '0', '--data-dir', '/proc/newsagg-data'], /^newsagg start: --data-dir \/proc\/newsagg-data: is on the proc pseudo file system, which cannot hold data\n$/],
+        [['--port', '0', '--data-dir', file], /^newsagg start: --data-dir .*a-file: (cannot be created \(EEXIST\)|is not a directory)\n$/],
+        [['--port', '0', '--data-dir', join(file, 'below')], /^newsagg start: --data-dir .*below: cannot be created \(ENOTDIR\)\n$/],
+      ];
+      for (const [args, want] of cases) {
+        const run = await cli(['start', '--host', '127.0.0.1', ...args]);
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toMatch(want);
+        expect(run.stdout).toBe('');
+      }
+    } finally {
+      held.close();
+    }
   });
 
   it('--help lists the commands; start --help prints the config table', async () => {

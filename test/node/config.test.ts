@@ -40,6 +40,10 @@ describe('config table', () => {
     ['user agent derived from contact URL', ['--contact-url', 'https://ops.example.org/bot'], {}, { userAgent: 'newsagg/0.1 (+https://ops.example.org/bot)' }],
     ['explicit user agent wins', ['--contact-url', 'https://ops.example.org/bot'], { NEWSAGG_USER_AGENT: 'custom/1' }, { userAgent: 'custom/1' }],
     ['numbers', ['--workers', '3', '--rate-limit-rps', '2.5'], { NEWSAGG_DEDUP_WINDOW_HOURS: '24' }, { workers: 3, rateLimitRps: 2.5, dedupWindowHours: 24 }],
+    ['metrics address', ['--metrics-listen', '10.0.0.5:9464'], {}, { metricsListen: { host: '10.0.0.5', port: 9464 } }],
+    ['metrics address, IPv6', [], { NEWSAGG_METRICS_LISTEN: '[::1]:9464' }, { metricsListen: { host: '::1', port: 9464 } }],
+    ['metrics address, host name, any port', ['--metrics-listen', 'localhost:0'], {}, { metricsListen: { host: 'localhost', port: 0 } }],
+    ['websub limits', ['--websub-rate-limit-rps', '0.5', '--websub-rate-limit-burst', '5'], {}, { websubRateLimitRps: 0.5, websubRateLimitBurst: 5 }],
   ];
   it.each(precedence)('%s', (_name, argv, env, want) => {
     expect(resolveConfig(argv, env)).toMatchObject(want);
@@ -62,6 +66,9 @@ describe('config table', () => {
     ['bad log level', ['--log-level', 'loud'], {}, /^--log-level: /],
     ['short admin token', ['--admin-token', 'abc'], {}, /^--admin-token: must be at least 16 characters$/],
     ['value on a negated flag', ['--no-demo=1'], {}, /^unknown option --no-demo=1/],
+    ['metrics address without a port', ['--metrics-listen', '127.0.0.1'], {}, /^--metrics-listen: expected host:port \(e\.g\. 127\.0\.0\.1:9464 or \[::1\]:9464\), got "127\.0\.0\.1"$/],
+    ['metrics port out of range', ['--metrics-listen', '127.0.0.1:70000'], {}, /^--metrics-listen: expected host:port/],
+    ['bare IPv6 metrics address', ['--metrics-listen', '::1:9464'], {}, /^--metrics-listen: expected host:port/],
   ];
   it.each(bad)('rejects %s with one ConfigError line', (_name, argv, env, want) => {
     let err: unknown;

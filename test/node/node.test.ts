@@ -46,15 +46,15 @@ describe('a node in embedded mode', () => {
     expect(events).toEqual(['start:embedded']);
   });
 
-  it('answers /healthz, /readyz and /metrics; unknown routes are 404 JSON', async () => {
+  it('answers /healthz and /readyz; /metrics is not open without a token or a metrics address; unknown routes are 404 JSON', async () => {
     expect(await get(`${node.url}/healthz`)).toMatchObject({ status: 200, text: '{"status":"ok"}' });
     const ready = await get(`${node.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(JSON.parse(ready.text)).toEqual({ status: 'ready', checks: { sql: 'ok', cache: 'ok' } });
     const metrics = await get(`${node.url}/metrics`);
-    expect(metrics.status).toBe(200);
-    expect(metrics.type).toMatch(/^text\/plain/);
-    expect(metrics.text).toMatch(/^# HELP newsagg_/m);
+    expect(metrics.status).toBe(404);
+    expect(JSON.parse(metrics.text).error.message).toMatch(/--metrics-listen/);
+    expect(node.metricsPort).toBeNull();
     const missing = await get(`${node.url}/v1/nothing-here`);
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.text)).toEqual({ error: { code: 'not_found', message: 'no route for GET /v1/nothing-here' } });
@@ -122,6 +122,53 @@ describe('a node in server mode', () => {
     const config = resolveConfig(['--port', '0', '--database-url', scratch.url, '--redis-url', 'redis://127.0.0.1:1'], {});
     await expect(startNode(config, { log: silentLogger })).rejects.toThrow(/^Redis at 127\.0\.0\.1:1 unreachable/);
     await scratch.drop(); // would hang on a leaked pool holding the schema
+  });
+});
+
+describe('/metrics access', () => {
+  const token = 'metrics-admin-token-0123456789';
+  let dir: string;
+  let scratch: Awaited<ReturnType<typeof scratchSchema>>;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'newsagg-metrics-'));
+    scratch = await scratchSchema();
+  });
+  afterAll(async () => {
+    await scratch?.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('on --port: only with the admin token', async () => {
+    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', scratch.url, '--admin-token', token], {});
+    const node = await startNode(config, { log: silentLogger });
+    try {
+      const anon = await fetch(`${node.url}/metrics`);
+      expect(anon.status).toBe(401);
+      expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect((await fetch(`${node.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      const ok = await fetch(`${node.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toMatch(/^# HELP newsagg_/m);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('with --metrics-listen: open on that address, not served on --port', async () => {
+    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', scratch.url, '--metrics-listen', '127.0.0.1:0'], {});
+    const node = await startNode(config, { log: silentLogger });
+    try {
+      expect(node.metricsPort).toBeGreaterThan(0);
+      expect(node.metricsPort).not.toBe(node.port);
+      const there = await get(`http://127.0.0.1:${node.metricsPort}/metrics`);
+      expect(there.status).toBe(200);
+      expect(there.text).toMatch(/^# HELP newsagg_/m);
+      expect((await get(`http://127.0.0.1:${node.metricsPort}/v1/feed`)).status).toBe(404);
+      expect((await get(`${node.url}/metrics`)).status).toBe(404);
+      expect((await get(`${node.url}/healthz`)).status).toBe(200);
+    } finally {
+      await node.stop();
+    }
   });
 });
 

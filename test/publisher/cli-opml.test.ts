@@ -93,6 +93,37 @@ describe('newsagg import-opml / export-opml', () => {
     expect(m.stderr).toMatch(/^newsagg import-opml: cannot read .*missing\.opml/);
   });
 
+  it.each([
+    ['truncated inside an attribute', '<opml version="2.0"><body><outline text="a" xmlUrl="'],
+    ['an unescaped quote in the only outline', '<opml version="2.0"><body><outline text="a "b" xmlUrl="https://x.example/rss"/></body>'],
+  ])('a broken document that yields nothing exits 1 (%s), also in a dry run', async (_what, text) => {
+    const file = join(dir, 'broken.opml');
+    await writeFile(file, text);
+    for (const extra of [['--dry-run'], ['--data-dir', dir]]) {
+      const o = io();
+      expect(await importMain([file, ...extra], o)).toBe(1);
+      expect(o.stderr).toMatch(/broken\.opml is not well-formed XML and nothing was imported from it\n$/);
+    }
+  });
+
+  it('a broken document exits 0 while it adds feeds, 1 once nothing new comes from it; a valid empty list exits 0', async () => {
+    const file = join(dir, 'half-broken.opml');
+    // the scanner still reads the first outline; the second breaks the XML
+    await writeFile(file, '<opml version="2.0"><body><outline text="ok" xmlUrl="https://half.example/rss"/><outline text="x "y" xmlUrl="https://half2.example/rss"</body>');
+    const first = io();
+    expect(await importMain([file, '--data-dir', dir], first)).toBe(0);
+    expect(first.stdout).toMatch(/imported [1-9]\d* new publishers/);
+    expect(first.stdout).toContain('malformed XML');
+    const again = io();
+    expect(await importMain([file, '--data-dir', dir], again)).toBe(1);
+    expect(again.stdout).toContain('imported 0 new publishers');
+    const empty = join(dir, 'empty.opml');
+    await writeFile(empty, '<opml version="2.0"><head><title>none yet</title></head><body></body></opml>');
+    const e = io();
+    expect(await importMain([empty, '--data-dir', dir], e)).toBe(0);
+    expect(e.stderr).toBe('');
+  });
+
   it('progress line', () => {
     expect(progressLine(0, 10, 10)).toBe('importing [----------]   0% 0/10');
     expect(progressLine(5_000, 10_000, 10)).toBe('importing [#####-----]  50% 5,000/10,000');

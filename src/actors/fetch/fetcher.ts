@@ -42,7 +42,7 @@ function productToken(userAgent: string): string {
 /**
  * The safe, polite fetcher: one undici Agent (SSRF-guarded connector, timeouts, wire-size cap)
  * wrapped in layers, outermost first: conditional GET → status → redirects → per hop
- * (URL policy → robots.txt → per-host queue → transport with decompression cap).
+ * (URL policy → robots.txt → per-origin queue → transport with decompression cap).
  */
 export class Fetcher {
   private readonly agent: Agent;
@@ -76,12 +76,17 @@ export class Fetcher {
           maxBytes: 512 * 1024,
           timeoutMs: cfg.totalTimeoutMs,
           now: cfg.now,
-          onCrawlDelay: (host, ms) => this.queue.setCrawlDelay(host, ms),
+          onCrawlDelay: (origin, ms) => this.queue.setCrawlDelay(origin, ms),
         })
       : null;
     const hop = compose(urlPolicy(this.guard), ...(robots ? [robots.layer()] : []), this.queue.layer())(base);
     this.step = compose(conditional(), statusErrors(cfg.now), redirects(cfg.maxRedirects))(hop);
     this.duration = opts.metrics?.histogram('newsagg_fetch_duration_seconds', 'Feed fetch duration by outcome', ['outcome']) ?? null;
+  }
+
+  /** The spacing between request starts to one origin (robots.txt Crawl-delay may raise it per origin). */
+  get crawlDelayMs(): number {
+    return this.cfg.crawlDelayMs;
   }
 
   /**

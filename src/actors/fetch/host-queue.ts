@@ -2,12 +2,12 @@ import { FetchError } from './errors.js';
 import type { Layer } from './types.js';
 
 export interface HostQueueOptions {
-  /** requests in flight per host at once */
+  /** requests in flight per origin at once */
   concurrency: number;
-  /** minimum spacing between request starts to one host */
+  /** minimum spacing between request starts to one origin */
   delayMs: number;
   now: () => number;
-  /** remembered robots Crawl-delays are forgotten beyond this many hosts (oldest first) */
+  /** remembered robots Crawl-delays are forgotten beyond this many origins (oldest first) */
   maxHosts?: number;
 }
 
@@ -18,10 +18,11 @@ interface HostState { active: number; lastStart: number; waiting: Waiter[]; time
 export const MAX_CRAWL_DELAY_MS = 60_000;
 
 /**
- * Per-host politeness: at most `concurrency` requests in flight to a host, and starts spaced by at
- * least the crawl delay (the larger of the configured one and the host's robots Crawl-delay).
- * FIFO per host; hosts never wait on each other. Idle hosts are forgotten so memory follows the
- * number of busy hosts, not of hosts ever seen.
+ * Per-origin politeness: at most `concurrency` requests in flight to an origin (scheme, host and
+ * port, as robots.txt is per origin), and starts spaced by at least the crawl delay (the larger of
+ * the configured one and the origin's robots Crawl-delay). FIFO per origin; origins never wait on
+ * each other. Idle origins are forgotten so memory follows the number of busy origins, not of
+ * origins ever seen. (The queue's keys are opaque: `host` below is whatever key the layer uses.)
  */
 export class HostQueue {
   private readonly hosts = new Map<string, HostState>();
@@ -113,11 +114,13 @@ export class HostQueue {
     return this.hosts.size;
   }
 
-  /** Keys the queue by hostname: politeness is owed to the machine, whatever the port or scheme. */
+  /**
+   * Keys the queue by origin (`scheme://host:port`, default ports left out): two sites served on
+   * different ports of one address are two sites, as they are to robots.txt (RFC 9309 §2.3).
+   */
   layer(): Layer {
     return (next) => async (req) => {
-      const host = req.url.hostname.toLowerCase();
-      const release = await this.acquire(host, req.signal);
+      const release = await this.acquire(req.url.origin, req.signal);
       try {
         return await next(req);
       } finally {

@@ -6,7 +6,7 @@ const PERMANENT = new Set([301, 308]);
 
 /**
  * Follows redirects hop by hop (each hop passes through the inner layers again: URL policy,
- * robots, per-host queue, SSRF guard at connect). Detects loops, enforces a hop limit, and
+ * robots, per-origin queue, SSRF guard at connect). Detects loops, enforces a hop limit, and
  * reports where an unbroken leading run of 301/308 led, so the publisher can update its feed URL.
  */
 export function redirects(maxRedirects: number): Layer {

@@ -22,7 +22,8 @@ export interface RobotsOptions {
   /** deadline of one robots.txt load, which is shared by every caller waiting on it */
   timeoutMs: number;
   now: () => number;
-  onCrawlDelay: (hostname: string, ms: number) => void;
+  /** a robots.txt asked for a Crawl-delay on an origin (`scheme://host:port`) */
+  onCrawlDelay: (origin: string, ms: number) => void;
   maxHosts?: number;
 }
 
@@ -108,7 +109,7 @@ export class RobotsCache {
       if (status >= 200 && status < 300) {
         const robot = robotsParser(robotsUrl.href, res.body.toString('utf8'));
         const delay = robot.getCrawlDelay(this.opts.productToken);
-        if (typeof delay === 'number' && delay > 0) this.opts.onCrawlDelay(url.hostname.toLowerCase(), delay * 1000);
+        if (typeof delay === 'number' && delay > 0) this.opts.onCrawlDelay(url.origin, delay * 1000);
         return { rules: robot, expiresAt: now() + this.opts.ttlMs };
       }
       if (status === 429 || status >= 500) {

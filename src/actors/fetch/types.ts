@@ -19,9 +19,9 @@ export interface FetcherOptions {
   totalTimeoutMs?: number;
   /** default 5 */
   maxRedirects?: number;
-  /** default 2 */
+  /** requests in flight to one origin (scheme, host, port) at once; default 2 */
   perHostConcurrency?: number;
-  /** minimum spacing between request starts to one host; robots Crawl-delay raises it; default 1000 */
+  /** minimum spacing between request starts to one origin (scheme, host, port); robots Crawl-delay raises it; default 1000 */
   crawlDelayMs?: number;
   /** default true */
   respectRobots?: boolean;

@@ -7,6 +7,7 @@ import { fromStored, newPublisher, statusOf, toStored, type LivePublisher, type 
 import type { EmitFn, FetchFn, HubPostFn, ParsedFeed, ParseFn } from './types.js';
 import { handlePush, handleRenew, handleRequested, handleVerify, maybeSubscribe, scheduleRenewal, type WebSubDeps } from './websub-handlers.js';
 import { pushActive } from './websub.js';
+import type { WebSubIntents } from './websub-intents.js';
 
 /**
  * PublisherActor: one per feed (`publisher/<id>`). It owns the feed's polling state, polls on
@@ -40,10 +41,12 @@ export interface PublisherDeps {
   now: () => number;
   random: () => number;
   /** WebSub: our public callback URL for a publisher id, and how to POST to hubs; omit to poll only */
-  websub?: { callbackUrl(id: string): string; post: HubPostFn; leaseSeconds?: number; secret?: () => string };
+  websub?: { callbackUrl(id: string): string; post: HubPostFn; leaseSeconds?: number; secret?: () => string; intents?: WebSubIntents };
   policy?: PolicyConfig;
   /** a publisher loaded with an overdue poll polls within this spread, so a restart is no stampede */
   restartSpreadMs?: number;
+  /** when a never-polled publisher at `url` polls first (see first-poll.ts); default: the policy's initial spread */
+  firstPollAt?: (url: string, now: number) => number;
 }
 
 const POLL: PublisherMsg = { type: 'poll' };
@@ -59,10 +62,12 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
         secret: deps.websub.secret ?? (() => randomBytes(24).toString('hex')),
         now: deps.now,
         random: deps.random,
+        intents: deps.websub.intents,
       }
     : null;
 
   const save = async (p: LivePublisher): Promise<void> => {
+    ws?.intents?.note(p);
     await deps.store.save(toStored(p));
   };
 
@@ -139,7 +144,9 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
       const now = deps.now();
       // overdue after downtime: spread the catch-up polls instead of firing them all at once
       if (p.nextPollAt < now) p.nextPollAt = now + Math.floor(deps.random() * Math.min(p.intervalMs, deps.restartSpreadMs ?? 5 * 60_000));
+      if (p.polls === 0 && p.url && deps.firstPollAt) p.nextPollAt = Math.min(p.nextPollAt, deps.firstPollAt(p.url, now));
       schedulePoll(p, ctx);
+      ws?.intents?.note(p);
       if (ws && p.websub?.status === 'active') scheduleRenewal(p, ctx, now);
       return p;
     },
@@ -151,8 +158,10 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
           return undefined;
         case 'configure': {
           const fresh = !p.url;
-          if (fresh) Object.assign(p, newPublisher(p.id, msg, deps.now(), deps.random, cfg));
-          else {
+          if (fresh) {
+            Object.assign(p, newPublisher(p.id, msg, deps.now(), deps.random, cfg));
+            if (deps.firstPollAt && p.url) p.nextPollAt = Math.min(p.nextPollAt, deps.firstPollAt(p.url, deps.now()));
+          } else {
             // a new URL is a new feed to the policy (the seen ring stays: a moved feed must not re-emit)
             if (msg.url && msg.url !== p.url) Object.assign(p, initialPolicyState(deps.now(), deps.random, undefined, cfg), { url: msg.url, etag: null, lastModified: null });
             if (msg.name !== undefined) p.name = msg.name;

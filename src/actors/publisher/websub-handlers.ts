@@ -1,6 +1,7 @@
 import type { ActorContext } from '../../runtime/actor.js';
 import type { LivePublisher } from './state.js';
 import type { FeedMeta, HubPostFn, ParsedFeed, ParseFn } from './types.js';
+import type { WebSubIntents } from './websub-intents.js';
 import {
   answerVerification,
   buildHubRequest,
@@ -26,6 +27,8 @@ export interface WebSubDeps {
   secret: () => string;
   now: () => number;
   random: () => number;
+  /** the node's read model of subscriptions, so verifications are answered without waiting for the actor */
+  intents?: WebSubIntents | undefined;
 }
 
 /** The hub's answer to a subscription POST, as a message to the actor itself. */
@@ -63,6 +66,8 @@ function requestSubscription(p: LivePublisher, hub: string, topic: string, ws: W
     retryAt: 0,
     lastError: same ? prev.lastError : null,
   };
+  // known before the hub hears of it: a hub may verify before it even answers our POST
+  ws.intents?.note(p);
   const req = buildHubRequest({ hub, topic, callback: ws.callbackUrl(p.id), secret: p.websub.secret, leaseSeconds: ws.leaseSeconds });
   const self = ctx.self;
   const answered = (ok: boolean, error: string | null): void => {

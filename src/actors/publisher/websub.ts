@@ -86,7 +86,7 @@ export type VerificationAnswer =
  * while we hold a subscription, an unsubscribe when we hold none. `denied` is acknowledged with
  * 404 and reported so the actor falls back to polling.
  */
-export function answerVerification(q: VerificationQuery, sub: WebSubState | null, expectedTopic: string): VerificationAnswer {
+export function answerVerification(q: VerificationQuery, sub: Pick<WebSubState, 'topic' | 'status'> | null, expectedTopic: string): VerificationAnswer {
   if (q.mode === 'denied') return { status: 404, body: '', denied: q.reason ?? 'denied by hub' };
   const topic = sub?.topic ?? expectedTopic;
   if (!q.challenge || q.topic !== topic) return { status: 404, body: '' };

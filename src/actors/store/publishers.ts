@@ -67,6 +67,26 @@ export async function listPublishers(sql: Sql, opts: { after?: string | null; li
   return rows;
 }
 
+/** Keyset page of publisher ids alone (starting one actor per publisher needs no more). */
+export async function publisherIds(sql: Sql, opts: { after?: string | null; limit: number }): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>('SELECT id FROM publishers WHERE id > $1 ORDER BY id LIMIT $2', [opts.after ?? '', opts.limit]);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Publishers no actor has saved yet (no next poll recorded): rows added behind a running node's
+ * back, e.g. by `import-opml` against its database. Served by the next-poll index (NULLs included).
+ */
+export async function unscheduledPublisherIds(sql: Sql, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>('SELECT id FROM publishers WHERE next_poll_at IS NULL ORDER BY id LIMIT $1', [limit]);
+  return rows.map((r) => r.id);
+}
+
+export async function publisherExists(sql: Sql, id: string): Promise<boolean> {
+  const { rows } = await sql.query('SELECT 1 FROM publishers WHERE id = $1', [id]);
+  return rows.length > 0;
+}
+
 export async function getPublishers(sql: Sql, ids: readonly string[]): Promise<PublisherRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql.query<PublisherRow>(`SELECT ${COLS} FROM publishers WHERE id = ANY($1::text[])`, [ids]);

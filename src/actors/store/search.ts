@@ -1,4 +1,4 @@
-import { describeError } from '../../runtime/errors.js';
+import { describeError, isOutage } from '../../runtime/errors.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 
@@ -71,7 +71,7 @@ export function keepCommonLexemesFresh(sql: Sql, log: Logger, everyMs = COMMON_L
   const refresh = () => {
     refreshCommonLexemes(sql).then(
       (n) => log.debug({ common_lexemes: n }, 'search common lexemes refreshed'),
-      (err: unknown) => log.warn({ err: describeError(err) }, 'search common lexemes refresh failed'),
+      (err: unknown) => log[isOutage(err) ? 'debug' : 'warn']({ err: describeError(err) }, 'search common lexemes refresh failed'),
     );
   };
   refresh();

@@ -84,3 +84,38 @@ export async function rankedStories(
   );
   return rows;
 }
+
+/**
+ * `rankedStories` for many feeds in one statement (one round trip, one wait for a connection):
+ * the top `limit` story ids and scores of each (region, category), in rank order per feed.
+ */
+export async function rankedStoriesByFeed(
+  sql: Sql,
+  feeds: readonly { region: string; category: string }[],
+  limit: number,
+): Promise<Map<string, { id: string; score: number }[]>> {
+  const out = new Map<string, { id: string; score: number }[]>();
+  if (feeds.length === 0) return out;
+  const { rows } = await sql.query<{ k: number; id: string; score: number }>(
+    `SELECT f.k, s.id, s.score
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS f(region, category, k)
+       CROSS JOIN LATERAL (
+         SELECT id, score FROM stories
+          WHERE lead_article_id IS NOT NULL
+            AND (f.category = 'top' OR category = f.category)
+            AND (f.region = 'global' OR f.region = ANY(regions))
+          ORDER BY score DESC, id DESC
+          LIMIT $3
+       ) s
+      ORDER BY f.k, s.score DESC, s.id DESC`,
+    [feeds.map((f) => f.region), feeds.map((f) => f.category), limit],
+  );
+  for (const r of rows) {
+    const f = feeds[Number(r.k) - 1]!;
+    const key = `${f.region}:${f.category}`;
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push({ id: r.id, score: r.score });
+  }
+  return out;
+}

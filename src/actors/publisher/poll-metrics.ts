@@ -1,0 +1,38 @@
+import type { Metrics } from '../../runtime/metrics.js';
+import type { EmitFn, FetchFn, ParseFn } from './types.js';
+
+/**
+ * Counters around a publisher's effects, so an operator sees what polling does without reading
+ * every actor: `newsagg_publisher_polls_total{outcome}` (ok, not_modified, error),
+ * `newsagg_publisher_parse_errors_total` and `newsagg_publisher_entries_total` (new entries put
+ * into the ingest log, polled or pushed).
+ */
+export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: ParseFn; emit: EmitFn }): { fetch: FetchFn; parse: ParseFn; emit: EmitFn } {
+  const polls = metrics.counter('newsagg_publisher_polls_total', 'Feed polls by outcome (ok, not_modified, error)', ['outcome']);
+  const parseErrors = metrics.counter('newsagg_publisher_parse_errors_total', 'Feed documents (polled or pushed) that could not be parsed');
+  const entries = metrics.counter('newsagg_publisher_entries_total', 'New feed entries put into the ingest log');
+  return {
+    async fetch(req) {
+      try {
+        const r = await fx.fetch(req);
+        polls.inc({ outcome: r.notModified || r.status === 304 ? 'not_modified' : 'ok' });
+        return r;
+      } catch (err) {
+        polls.inc({ outcome: 'error' });
+        throw err;
+      }
+    },
+    async parse(body, opts) {
+      try {
+        return await fx.parse(body, opts);
+      } catch (err) {
+        parseErrors.inc();
+        throw err;
+      }
+    },
+    async emit(articles) {
+      await fx.emit(articles);
+      entries.inc(articles.length);
+    },
+  };
+}
