@@ -130,7 +130,7 @@ export function paragraphs(text: string): string[] {
     const l = line.replace(/\s*\n\s*/g, ' ').trim();
     if (!l) continue;
     if (l.length < 400) { out.push(l); continue; }
-    const sentences = l.match(/[^.!?]+(?:[.!?]+["']?|$)\s*/g) ?? [l];
+    const sentences = l.match(/(?:[^.!?]|[.!?](?!["']?\s))+(?:[.!?]+["']?|$)\s*/g) ?? [l];
     for (let i = 0; i < sentences.length; i += 2) out.push(sentences.slice(i, i + 2).join('').trim());
   }
   return out;

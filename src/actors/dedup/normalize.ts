@@ -70,7 +70,10 @@ function isFooterLine(line: string): boolean {
 }
 
 const TITLE_PREFIX = /^\s*(?:(?:UPDATE|WRAPUP|REFILE|CORRECTED|RPT|CORRECTION|EXCLUSIVE|BREAKING|ANALYSIS|FACTBOX|INSIGHT|UPDATED|WATCH|VIDEO|LIVE|OPINION|PHOTOS|REFILE-UPDATE|EXPLAINER|REVIEW|EDITORIAL|INTERVIEW|PODCAST|FACT CHECK)(?:\s*\d+)?\s*[-:|\u2013\u2014]+\s*)+/i;
-const TITLE_SUFFIX = /\s+[|\u2013\u2014-]\s+[^|\u2013\u2014-]{1,40}$/;
+/** ` - Outlet`, ` – Outlet`, ` — WKRN-TV`: a spaced dash, then up to 40 characters without another spaced dash */
+const TITLE_SUFFIX = /\s+[\u2013\u2014-]{1,2}\s+((?:[^|\u2013\u2014\s-]|-(?!\s)|\s(?![\u2013\u2014-]{1,2}\s))[^|\u2013\u2014]{0,39})$/;
+/** an outlet's name: capitalised words (`The Daily Ledger`, `WKRN-TV`, `Yahoo Finance`, `MSN`) */
+const OUTLET_NAME = /^(?:[A-Z0-9][\w.&'\u2019!-]*|of|the|and|&|on|de|la)(?:\s+(?:[A-Z0-9][\w.&'\u2019!-]*|of|the|and|&|on|de|la)){0,4}$/;
 const TITLE_SUFFIX_PIPE = /\s*\|\s*[^|]{1,60}$/;
 
 /**
@@ -110,7 +113,11 @@ function removeTitleNoiseOnce(title: string): string {
   let t = title.replace(TITLE_PREFIX, '');
   // the pipe pattern may start at every position: look for its `|` first
   if (t.indexOf('|') >= 0 && TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');
-  else if (TITLE_SUFFIX.test(t) && t.replace(TITLE_SUFFIX, '').length >= 25) t = t.replace(TITLE_SUFFIX, '');
+  else {
+    const m = TITLE_SUFFIX.exec(t);
+    // a long enough rest, or a suffix that reads as an outlet's name (`Jobs - what next?` stays)
+    if (m && (m.index >= 25 || (m.index >= 12 && OUTLET_NAME.test(m[1]!.trim())))) t = t.slice(0, m.index);
+  }
   return t;
 }
 

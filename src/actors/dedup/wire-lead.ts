@@ -11,7 +11,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const MONTH_ALTS = MONTHS.flatMap((m) => {
   const abbr = m.slice(0, 3);
   const forms = [m, abbr, m === 'September' ? 'Sept' : abbr];
-  return [...forms, ...forms.map((f) => f.toUpperCase())];
+  return [...forms, ...forms.map((f) => f.toUpperCase()), ...forms.map((f) => f.toLowerCase())];
 });
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].flatMap((d) => [d, d.toUpperCase()]);
 const MONTH = `(?:${[...new Set(MONTH_ALTS)].sort((a, b) => b.length - a.length).join('|')})\\.?`;
@@ -44,6 +44,8 @@ const DATELINE = new RegExp(
     String.raw`${TITLE_PLACE}(?:${REGION})?,?\s*${DATE}(?:${AGENCY})?${SEP}`,
     String.raw`${TITLE_PLACE}(?:${REGION})?${AGENCY}${SEP}`,
     String.raw`${TITLE_PLACE}${REGION}\s*(?:-{1,3}|[\u2010-\u2015\u2212]{1,2})\s+`,
+    // a title-case place alone (`Sydney - The ...`, `Rio de Janeiro: Police ...`) when a new sentence follows
+    String.raw`${TITLE_WORD}(?:\s+(?:${TITLE_WORD}|${PARTICLE})){0,2}${SEP}(?=[A-Z0-9"\u201c'\u2018(])`,
   ].join('|') + ')',
 );
 
@@ -80,9 +82,10 @@ const LEAD_LINE = new RegExp(
     String.raw`(?:by|written by|reporting by|from|words by|story by)\s+${NAMES}(?:\s*(?:,|and|&)\s*${NAMES})*[,.]?(?:\s*[,|\u2022\u00b7-]\s*[^\n]{0,80})?`,
     String.raw`${NAMES}\s*[|\u2022\u00b7]\s*[^\n]{1,60}`,
     String.raw`${NAMES},\s*(?:staff|senior|chief|special|political|business|foreign|health|science|sports|tech(?:nology)?)?\s*(?:writer|reporter|correspondent|editor|contributor)[^\n]{0,40}`,
-    String.raw`(?:photo|photograph|picture|image|video|file photo|file picture|illustration)(?:\s+(?:by|credit|copyright))?\s*[:(][^\n]{0,160}`,
+    String.raw`(?:photo|photograph|picture|image|video|file photo|file picture|illustration)s?(?:\s+(?:by|credit|copyright|courtesy)\b|\s*[:(])[^\n]{0,160}`,
     String.raw`\((?:photo|image|picture)[^()\n]{0,80}\)`,
-    String.raw`(?:image copyright|image caption|media caption|getty images|advertisement|listen to this article|skip (?:to|past)[^\n]{0,40}|(?:updated|published|posted|last updated)\b[^\n]{0,60}|share (?:this|on)[^\n]{0,40}|\d+\s*min(?:ute)?s?\s+read)`,
+    String.raw`(?:image copyright|image caption|media caption)[^\n]{0,160}`,
+    String.raw`(?:getty images|advertisement|listen to this article|skip (?:to|past)[^\n]{0,40}|(?:updated|published|posted|last updated)\b[^\n]{0,60}|share (?:this|on)[^\n]{0,40}|\d+\s*min(?:ute)?s?\s+read)`,
   ].join('|') + ')\\s*$',
   'i',
 );
