@@ -72,6 +72,11 @@ function firstNonSpace(s: string): number {
 
 const NAME = String.raw`[A-Z][\w.'\u2019-]*`;
 const NAMES = String.raw`${NAME}(?:\s+(?:${NAME}|de|van|von|der|al|bin|da|di|le|la))*`;
+/** a keyword in any of its three casings: `photo`, `Photo`, `PHOTO` (names around it stay case-sensitive) */
+function kw(words: string): string {
+  return words.split('|').map((w) => `${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}|${w.toUpperCase()}`).join('|');
+}
+
 /**
  * Byline and credit lines as they open a text: `By Jane Doe`, `BY JANE DOE, Associated Press`,
  * `Jane Doe | Metro Wire`, `Jane Doe, Staff Reporter`, `Written by ...`, `By Jane Doe • 4 min
@@ -79,15 +84,14 @@ const NAMES = String.raw`${NAME}(?:\s+(?:${NAME}|de|van|von|der|al|bin|da|di|le|
  */
 const LEAD_LINE = new RegExp(
   '^\\s*(?:' + [
-    String.raw`(?:by|written by|reporting by|from|words by|story by)\s+${NAMES}(?:\s*(?:,|and|&)\s*${NAMES})*[,.]?(?:\s*[,|\u2022\u00b7-]\s*[^\n]{0,80})?`,
+    String.raw`(?:${kw('by|written by|reporting by|from|words by|story by')})\s+${NAMES}(?:\s*(?:,|and|&)\s*${NAMES})*[,.]?(?:\s*[,|\u2022\u00b7-]\s*[^\n]{0,80})?`,
     String.raw`${NAMES}\s*[|\u2022\u00b7]\s*[^\n]{1,60}`,
-    String.raw`${NAMES},\s*(?:staff|senior|chief|special|political|business|foreign|health|science|sports|tech(?:nology)?)?\s*(?:writer|reporter|correspondent|editor|contributor)[^\n]{0,40}`,
-    String.raw`(?:photo|photograph|picture|image|video|file photo|file picture|illustration)s?(?:\s+(?:by|credit|copyright|courtesy)\b|\s*[:(])[^\n]{0,160}`,
-    String.raw`\((?:photo|image|picture)[^()\n]{0,80}\)`,
-    String.raw`(?:image copyright|image caption|media caption)[^\n]{0,160}`,
-    String.raw`(?:getty images|advertisement|listen to this article|skip (?:to|past)[^\n]{0,40}|(?:updated|published|posted|last updated)\b[^\n]{0,60}|share (?:this|on)[^\n]{0,40}|\d+\s*min(?:ute)?s?\s+read)`,
+    String.raw`${NAMES},\s*(?:${kw('staff|senior|chief|special|political|business|foreign|health|science|sports|technology|tech')})?\s*(?:${kw('writer|reporter|correspondent|editor|contributor')})[^\n]{0,40}`,
+    String.raw`(?:${kw('photo|photograph|picture|image|video|file photo|file picture|illustration')})s?(?:\s+(?:${kw('by|credit|copyright|courtesy')})\b|\s*[:(])[^\n]{0,160}`,
+    String.raw`\((?:${kw('photo|image|picture')})[^()\n]{0,80}\)`,
+    String.raw`(?:${kw('image copyright|image caption|media caption')})[^\n]{0,160}`,
+    String.raw`(?:${kw('getty images|advertisement|listen to this article')}|(?:${kw('skip to|skip past|share this|share on')})[^\n]{0,40}|(?:${kw('updated|published|posted|last updated')})\b[^\n]{0,60}|\d+\s*(?:min|minute|mins|minutes)\s+(?:read|READ))`,
   ].join('|') + ')\\s*$',
-  'i',
 );
 
 /** How many leading lines (of at most `max`) are bylines or credit lines. */
@@ -97,21 +101,29 @@ export function leadLines(lines: readonly string[], max = 3): number {
   return i;
 }
 
-/** `By Jane Doe LONDON (Reuters) - ...` on one line (a flattened feed snippet): the byline before a dateline. */
-const INLINE_BYLINE = new RegExp(String.raw`^\s*(?:by|BY|By)\s+${NAMES}(?:\s*(?:,|and|&)\s*${NAMES})*(?:,\s*[A-Z][\w ]{0,30}?)?\s+(?=[A-Z]{2}|\()`);
+/** a flattened feed snippet may open with a byline or credit before the dateline: `Written by Jane Doe WASHINGTON (Xinhua) —` */
+const CREDIT_START = /^\s*(?:by|written by|reporting by|photo|image|picture|getty images|file photo|advertisement|listen to this article|updated|published|posted)\b/i;
+const DATELINE_AT = new RegExp(DATELINE.source.replace(/^\^\\s\*/, ''), 'y');
+/** how far into the text a dateline may follow such an opening */
+const CREDIT_SPAN = 140;
 
-/** Removes a byline glued in front of a dateline, then the dateline. */
+/**
+ * Removes the dateline and, on one line, a byline or credit line in front of it (where the
+ * line breaks were lost, the dateline is where the credit ends). Text without a dateline keeps
+ * its opening: where a credit ends cannot be known then.
+ */
 export function stripLead(text: string): string {
-  let t = text;
-  const c = firstNonSpace(t);
-  if (c === 66 || c === 98) {
-    const m = INLINE_BYLINE.exec(t);
-    if (m) {
-      const rest = t.slice(m[0].length);
-      const after = stripDateline(rest);
-      if (after !== rest) return after;
+  if (CREDIT_START.test(text)) {
+    const end = Math.min(text.length, CREDIT_SPAN);
+    for (let p = text.indexOf(' '); p > 0 && p < end; p = text.indexOf(' ', p + 1)) {
+      const c = text.charCodeAt(p + 1);
+      // only a capital or the agency's bracket opens a dateline; a full stop before means a sentence began
+      if (!((c >= 65 && c <= 90) || c === 40)) continue;
+      if (/[a-z]{2}[.!?]\s/.test(text.slice(0, p + 1))) break;
+      DATELINE_AT.lastIndex = p + 1;
+      const m = DATELINE_AT.exec(text);
+      if (m && m[0].length <= MAX_DATELINE) return text.slice(p + 1 + m[0].length);
     }
   }
-  t = stripDateline(t);
-  return t;
+  return stripDateline(text);
 }
