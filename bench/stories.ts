@@ -25,6 +25,10 @@ import type { ClusterHints } from '../src/actors/stories/features.js';
 import { isContentToken } from '../src/actors/stories/vectors.js';
 import { simulatedStories } from './fixtures/sim-stories.js';
 import { dataDir, isRightTopic, loadTopicRows, mulberry32, parseCsv, splitTopicRows } from './train-topics.js';
+import { francAll } from 'franc-min';
+import { detectLanguage, normalizeLanguageTag } from '../src/actors/enrich/language.js';
+import { languageAccuracy } from './language-eval.js';
+import { languageRows } from './language-set.js';
 
 type Figures = Record<string, number | string | boolean>;
 interface Labelled { article: ArticleInput; gold: string }
@@ -150,6 +154,20 @@ function topicAccuracy(dir: string): Figures {
   return out;
 }
 
+/**
+ * Language accuracy on the labelled headline set (bench/language-set.ts) under each prior
+ * condition, beside franc-min alone (trigrams, the declared language ignored).
+ */
+export function languageFigures(dir: string): Figures {
+  const rows = languageRows(dir);
+  if (!rows) return { language: 'rss-feeds missing' };
+  const ours = languageAccuracy(rows, (t, d, p) => detectLanguage(t, d, tokenize(t), p).language, 'language_accuracy');
+  const only = ['eng', 'fra', 'deu', 'spa', 'ita', 'por', 'nld', 'swe', 'pol', 'rus', 'ukr', 'arb', 'urd', 'kan', 'cmn', 'jpn', 'kor', 'ell', 'heb'];
+  const franc = languageAccuracy(rows, (t) => { const c = francAll(t, { minLength: 3, only })[0]?.[0]; return c === 'kan' ? 'kn' : normalizeLanguageTag(c) ?? 'und'; }, 'language_baseline_franc');
+  return { language_headlines: rows.length, language_non_english: rows.filter((r) => r.lang !== 'en').length, ...ours,
+    language_baseline_franc_no_prior: franc.language_baseline_franc_no_prior!, language_baseline_franc_no_prior_errors: franc.language_baseline_franc_no_prior_errors! };
+}
+
 function round(x: number, d = 4): number {
   const k = 10 ** d;
   return Math.round(x * k) / k;
@@ -239,6 +257,7 @@ export async function run(): Promise<Figures> {
     const eb = baselineF1(ecb);
     Object.assign(out, { ecb_baseline_tfidf_b3_f1: round(eb.f1), ecb_baseline_threshold: eb.threshold });
     Object.assign(out, topicAccuracy(dir));
+    Object.assign(out, languageFigures(dir));
     // enrichment speed on real headlines + snippets (AG rows: title and description)
     const sample = loadTopicRows(dir).filter((r) => r.set === 'ag' || r.set === 'uci').slice(0, 4000).map((r) => r.article);
     const perS = rate(sample, (a) => enrich(a));

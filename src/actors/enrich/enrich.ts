@@ -43,7 +43,7 @@ export function enrich(input: ArticleInput): Enrichment {
   const titleTokens = tokenizeArticle(article, tokens, 1200);
   // title + summary; without transient text that is `text` itself (no second string to build)
   const langText = article.summary && article.text ? article.title + '\n' + article.summary : text;
-  const lang = detectLanguage(langText, article.language, tokens);
+  const lang = detectLanguage(langText, article.language, tokens, article.publisher_language);
   const topic = classifyTopic({
     tokens,
     text,
