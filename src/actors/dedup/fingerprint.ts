@@ -33,7 +33,7 @@ export interface FingerprintOptions {
   sketchTokens: number;
 }
 
-export const DEFAULT_FINGERPRINT_OPTIONS: FingerprintOptions = { simhashShingle: 1, sketchShingle: 3, titleWeight: 8, maxTokens: 64, sketchTokens: 64 };
+export const DEFAULT_FINGERPRINT_OPTIONS: FingerprintOptions = { simhashShingle: 1, sketchShingle: 3, titleWeight: 16, maxTokens: 64, sketchTokens: 64 };
 
 /** fewer sketch shingles than this mark a fingerprint `short` (a headline of up to ~13 words) */
 export const SHORT_SHINGLES = 12;

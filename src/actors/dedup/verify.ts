@@ -41,7 +41,7 @@ export const DEFAULT_VERIFY_POLICY: VerifyPolicy = {
   closeDistance: 4,
   closeBonus: 0.15,
   minContainment: 0.85,
-  containmentMinShingles: 16,
+  containmentMinShingles: 12,
 };
 
 /** flag bits describing one side of a pair */
@@ -73,5 +73,5 @@ export function verifyCandidate(
   if (sim >= bar) return true;
   const na = a[aOff + COUNT_OFFSET]!;
   const nb = b[bOff + COUNT_OFFSET]!;
-  return Math.min(na, nb) >= policy.containmentMinShingles && containment(sim, na, nb) >= policy.minContainment;
+  return Math.min(na, nb) >= policy.containmentMinShingles && containment(sim, na, nb) >= policy.minContainment - (distance <= policy.closeDistance ? policy.closeBonus : 0);
 }
