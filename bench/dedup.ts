@@ -21,7 +21,7 @@ import { SKETCH_BINS } from '../src/actors/dedup/sketch.js';
 import { mixedCopy, original, VARIANTS, type BaseText } from './wire-variants.js';
 
 type Figures = Record<string, number | string | boolean>;
-interface Doc { gold: number; title: string; text: string; snippet?: string; publishedAt: number; copy: boolean }
+interface Doc { gold: number; title: string; text: string; snippet?: string; textless?: boolean; publishedAt: number; copy: boolean }
 
 const dataDir = resolve(process.cwd(), process.env.NEWSAGG_DATA ?? '../shared/data');
 
@@ -163,7 +163,7 @@ type Mode = 'full' | 'snippet';
 
 /** the body a mode reads: full text, or the snippet (a copy's own, cut by its feed, when it has one) */
 function bodyOf(d: Doc, mode: Mode): string {
-  return mode === 'full' ? d.text : d.snippet ?? snippetOf(d.text);
+  return mode === 'full' && !d.textless ? d.text : d.snippet ?? snippetOf(d.text);
 }
 
 const fpCache: Record<Mode, WeakMap<Doc, Fingerprint>> = { full: new WeakMap(), snippet: new WeakMap() };
@@ -171,7 +171,7 @@ const fpCache: Record<Mode, WeakMap<Doc, Fingerprint>> = { full: new WeakMap(), 
 function ourFingerprint(d: Doc, mode: Mode): Fingerprint {
   let fp = fpCache[mode].get(d);
   if (!fp) {
-    fp = mode === 'full' ? fingerprint(d.title, d.snippet ?? snippetOf(d.text), d.text) : fingerprint(d.title, bodyOf(d, mode));
+    fp = mode === 'full' && !d.textless ? fingerprint(d.title, d.snippet ?? snippetOf(d.text), d.text) : fingerprint(d.title, bodyOf(d, mode));
     fpCache[mode].set(d, fp);
   }
   return fp;

@@ -22,6 +22,8 @@ export interface Copy {
   text: string;
   /** the snippet a republisher's feed carries (may be cut shorter than 300 characters) */
   snippet?: string;
+  /** the republisher's feed carries no body at all: even the full-text run sees title + snippet */
+  textless?: boolean;
 }
 
 type Rand = () => number;
@@ -250,6 +252,10 @@ export const VARIANTS: Record<string, Variant> = {
   title_pipe_publisher: (b, r) => ({ title: titleDecoration(b.title, r, 'pipe'), text: paragraphs(b.text).join('\n\n') }),
   title_dash_publisher: (b, r) => ({ title: titleDecoration(b.title, r, 'dash'), text: paragraphs(b.text).join('\n\n') }),
   title_all_caps: (b, r) => ({ title: titleDecoration(b.title, r, 'caps'), text: paragraphs(b.text).join('\n\n') }),
+  snippet_only_copy: (b, r) => {
+    const text = paragraphs(b.text).join('\n\n');
+    return { title: b.title, text, snippet: feedSnippet(text, r), textless: true };
+  },
   snippet_cut: (b, r) => {
     const text = paragraphs(b.text).join('\n\n');
     return { title: b.title, text, snippet: feedSnippet(text, r) };
