@@ -18,7 +18,7 @@ import { simhash } from '../src/actors/dedup/simhash.js';
 import { BYTES_PER_ENTRY, ShardTable, type MatchOut } from '../src/actors/dedup/shard-table.js';
 import { DEFAULT_VERIFY_POLICY } from '../src/actors/dedup/verify.js';
 import { SKETCH_BINS } from '../src/actors/dedup/sketch.js';
-import { mixedCopy, original, VARIANTS, type BaseText } from './wire-variants.js';
+import { mixedCopy, original, VARIANTS, type BaseText } from './fixtures/wire-variants.js';
 
 type Figures = Record<string, number | string | boolean>;
 interface Doc { gold: number; title: string; text: string; snippet?: string; textless?: boolean; publishedAt: number; copy: boolean }

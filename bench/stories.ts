@@ -28,8 +28,8 @@ import { dataDir, isRightTopic, loadTopicRows, mulberry32, parseCsv, splitTopicR
 import { CATEGORIES, loadTopicModel, type TopicModel } from '../src/actors/enrich/topic-model.js';
 import { francAll } from 'franc-min';
 import { detectLanguage, normalizeLanguageTag } from '../src/actors/enrich/language.js';
-import { languageAccuracy } from './language-eval.js';
-import { languageRows } from './language-set.js';
+import { languageAccuracy } from './fixtures/language-eval.js';
+import { languageRows } from './fixtures/language-set.js';
 
 type Figures = Record<string, number | string | boolean>;
 interface Labelled { article: ArticleInput; gold: string }
@@ -195,7 +195,7 @@ export function topicAccuracy(dir: string): Figures {
 }
 
 /**
- * Language accuracy on the labelled headline set (bench/language-set.ts) under each prior
+ * Language accuracy on the labelled headline set (bench/fixtures/language-set.ts) under each prior
  * condition, beside franc-min alone (trigrams, the declared language ignored).
  */
 export function languageFigures(dir: string): Figures {
