@@ -5,7 +5,7 @@
  * full text and with title + snippet only, beside two baselines run on the same stream. Speed:
  * fingerprints/s and batched lookup-insert/s, each beside a reference measured in the same run.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -18,101 +18,11 @@ import { simhash } from '../src/actors/dedup/simhash.js';
 import { BYTES_PER_ENTRY, ShardTable, type MatchOut } from '../src/actors/dedup/shard-table.js';
 import { DEFAULT_VERIFY_POLICY } from '../src/actors/dedup/verify.js';
 import { SKETCH_BINS } from '../src/actors/dedup/sketch.js';
-import { mixedCopy, original, VARIANTS, type BaseText } from './fixtures/wire-variants.js';
+import { buildStream, dataDir, hardNegativeStream, rng, snippetOf, variantStreams, type Doc } from './fixtures/wire-corpus.js';
+
+export { buildStream, hardNegativeStream, snippetOf, variantStreams };
 
 type Figures = Record<string, number | string | boolean>;
-interface Doc { gold: number; title: string; text: string; snippet?: string; textless?: boolean; publishedAt: number; copy: boolean }
-
-const dataDir = resolve(process.cwd(), process.env.NEWSAGG_DATA ?? '../shared/data');
-
-/** deterministic PRNG (mulberry32) so every run builds the same benchmark */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The base articles: BBC dev articles and a sample of Reuters-21578 stories (with their datelines). */
-function loadBase(rand: () => number): (BaseText & { gold: number })[] {
-  const bbc = readFileSync(resolve(dataDir, 'bbc-news/bbc_news_dev.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  const reu = readFileSync(resolve(dataDir, 'reuters-21578/reuters21578.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  const base: BaseText[] = [];
-  for (const b of bbc) {
-    // the BBC text repeats the headline as its first line
-    const text = String(b.text).split('\n').slice(1).join('\n').trim();
-    if (text.length > 200) base.push({ title: b.title, text, place: null, dateline: '' });
-  }
-  const reuPick = reu.filter((r) => r.title && String(r.body).length > 150 && rand() < 0.12);
-  for (const r of reuPick) {
-    const dl = String(r.dateline ?? '').trim();
-    const place = /^([A-Z][A-Z .'/-]+?),/.exec(dl)?.[1] ?? null;
-    base.push({ title: String(r.title), text: reutersBody(String(r.body)), place, dateline: dl ? `${dl} ` : '' });
-  }
-  // gold groups: the corpora hold some real copies of their own; they share a headline or a lead
-  const byKey = new Map<string, number>();
-  return base.map((d, i) => {
-    const k1 = `t:${d.title.toLowerCase()}`;
-    const k2 = `b:${d.text.slice(0, 200).toLowerCase()}`;
-    const g = byKey.get(k1) ?? byKey.get(k2) ?? i;
-    byKey.set(k1, g);
-    byKey.set(k2, g);
-    return { ...d, gold: g };
-  });
-}
-
-/** Reuters-21578 bodies: indented lines open paragraphs, other line breaks are wrapping. */
-function reutersBody(body: string): string {
-  return body.replace(/\n {4}/g, '\n\n').replace(/\s*Reuter\s*$/, '');
-}
-
-export function snippetOf(text: string): string {
-  const s = text.slice(0, 300);
-  const cut = s.lastIndexOf(' ');
-  return text.length > 300 && cut > 200 ? s.slice(0, cut) : s;
-}
-
-/** The mixed stream: every base as an original, a third of them with 1-3 copies of mixed edits. */
-export function buildStream(): Doc[] {
-  const rand = rng(Number(process.env.DEDUP_BENCH_SEED ?? 20260));
-  const base = loadBase(rand);
-  const t0 = Date.UTC(2024, 0, 1);
-  const docs: Doc[] = [];
-  for (const b of base) {
-    const at = t0 + Math.floor(rand() * 48 * 3600_000);
-    docs.push({ gold: b.gold, ...original(b), publishedAt: at, copy: false });
-    if (rand() < 0.35) {
-      const n = 1 + Math.floor(rand() * 3);
-      for (let k = 0; k < n; k++) docs.push({ gold: b.gold, ...mixedCopy(b, rand), publishedAt: at + Math.floor(rand() * 24 * 3600_000), copy: true });
-    }
-  }
-  return docs.sort((a, b) => a.publishedAt - b.publishedAt);
-}
-
-/**
- * One stream per variant: every base as an original (the rest are each other's negatives) and
- * one copy with only that variant's edit for `share` of them, so each variant's recall stands alone.
- */
-export function variantStreams(share = 0.15): Map<string, Doc[]> {
-  const seed = Number(process.env.DEDUP_BENCH_SEED ?? 20260);
-  const base = loadBase(rng(seed));
-  const rand = rng(seed + 1);
-  const t0 = Date.UTC(2024, 0, 1);
-  const times = base.map(() => t0 + Math.floor(rand() * 48 * 3600_000));
-  const out = new Map<string, Doc[]>();
-  // the same original objects in every stream: their fingerprints are computed once
-  const originals: Doc[] = base.map((b, i) => ({ gold: b.gold, ...original(b), publishedAt: times[i]!, copy: false }));
-  for (const [name, variant] of Object.entries(VARIANTS)) {
-    const docs = originals.slice();
-    base.forEach((b, i) => {
-      if (rand() < share) docs.push({ gold: b.gold, ...variant(b, rand), publishedAt: times[i]! + 1 + Math.floor(rand() * 24 * 3600_000), copy: true });
-    });
-    out.set(name, docs.sort((a, b) => a.publishedAt - b.publishedAt));
-  }
-  return out;
-}
 
 /** precision/recall of `dup[i]` (index of the named original or -1) against gold groups */
 export function score(docs: Doc[], dup: Int32Array): { precision: number; recall: number } {
@@ -233,32 +143,6 @@ async function variantQuality(streams: Map<string, Doc[]>): Promise<Figures> {
     f[`recall_${mode}_worst_variant`] = round(worst[mode]);
   }
   return f;
-}
-
-/**
- * Hard negatives: every Reuters-21578 story with a body, no synthetic copies. The set's
- * formulaic look-alikes (earnings tables, dividend notices, commodity reports of another
- * company, day or figure) must not be marked copies; the set's own resent stories (same
- * headline or same lead) may be. Precision is over everything marked.
- */
-export function hardNegativeStream(): Doc[] {
-  const reu = readFileSync(resolve(dataDir, 'reuters-21578/reuters21578.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  const byKey = new Map<string, number>();
-  const t0 = Date.UTC(1987, 1, 26);
-  const docs: Doc[] = [];
-  reu.forEach((r, i) => {
-    if (!r.title || String(r.body).length <= 150) return;
-    const dl = String(r.dateline ?? '').trim();
-    const text = (dl ? `${dl} ` : '') + reutersBody(String(r.body));
-    const k1 = `t:${String(r.title).toLowerCase()}`;
-    const k2 = `b:${reutersBody(String(r.body)).slice(0, 200).toLowerCase()}`;
-    const g = byKey.get(k1) ?? byKey.get(k2) ?? i;
-    byKey.set(k1, g);
-    byKey.set(k2, g);
-    // one stream, 72 h apart at most between neighbours in file order (the file is roughly chronological)
-    docs.push({ gold: g, title: String(r.title), text, publishedAt: t0 + docs.length * 60_000, copy: false });
-  });
-  return docs;
 }
 
 /** exact Jaccard of the word 3-shingles of two leads (title and the body's first 60 words), normalised */
