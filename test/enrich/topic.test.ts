@@ -61,9 +61,34 @@ describe('topic classification', () => {
     expect(enrich({ id: '1', url: '', title, publisher: 'p', published_at: 0 }).category).toBe(expected);
   });
 
-  it('lets the feed tag decide over the model', () => {
-    const r = classifyTopic({ tokens: tokenize('Shares fell after profit missed forecasts'), text: '', feedCategory: 'Sports' }, model);
+  it("lets the entry's own category tag decide over the model", () => {
+    const r = classifyTopic({ tokens: tokenize('Shares fell after profit missed forecasts'), text: '', categories: ['Breaking', 'Sport'] }, model);
     expect(r).toMatchObject({ category: 'sports', via: 'tag' });
+  });
+
+  it.each([
+    // an unsure model follows the publisher's category
+    ['City council weighs stadium funding', 'Business', 'business'],
+    ['Report raises questions about the program', 'Technology', 'technology'],
+    ['Patients and players react to the new rules', 'Health', 'health'],
+    // a confident model keeps its own reading: a science publisher also files floods and elections
+    ['Striker scores twice as United win the league title on the final day of the season', 'Science', 'sports'],
+    ['Shares of the bank fell after quarterly profit missed analyst forecasts and revenue slipped', 'Entertainment', 'business'],
+  ])("the publisher's category is a prior, not a verdict: %s (%s)", (title, feedCategory, expected) => {
+    const tokens = tokenize(title);
+    expect(classifyTopic({ tokens, text: title, feedCategory, titleTokens: tokens.length }, model).category).toBe(expected);
+  });
+
+  it('reports a secondary category only when the runner-up is likely, never the primary', () => {
+    for (const title of ['Club shares jump as the football team is sold to investors', 'Striker scores twice as United win the league title', 'What happened on Tuesday']) {
+      const tokens = tokenize(title);
+      const r = classifyTopic({ tokens, text: title, titleTokens: tokens.length }, model);
+      expect(r.secondary).not.toBe(r.category);
+      if (r.secondary !== null) expect(model.classes).toContain(r.secondary);
+    }
+    const tokens = tokenize('Club shares jump as the football team is sold to investors');
+    const both = classifyTopic({ tokens, text: '', titleTokens: tokens.length }, model);
+    expect([both.category, both.secondary].sort()).toEqual(['business', 'sports']);
   });
 
   it('uses a section folder when the model is not sure', () => {

@@ -31,8 +31,9 @@ export function anchorMask(text: string, out: Uint8Array, off: number, maxChars 
   while (i < end) {
     const c = text.charCodeAt(i);
     if (!isWordChar(c)) {
-      // sentence boundaries: full stops, line breaks, colons, dashes between words, quotes
-      if (c === 46 || c === 33 || c === 63 || c === 10 || c === 58 || c === 34 || c === 8220) {
+      // sentence boundaries: full stops, colons, quotes. Not line breaks: one publisher wraps
+      // its lines where another does not, and the words after a wrap must count alike
+      if (c === 46 || c === 33 || c === 63 || c === 58 || c === 34 || c === 8220) {
         // a full stop inside a number ("12.5") or an initial ("U.S.") is not a boundary
         if (!(c === 46 && i + 1 < end && isWordChar(text.charCodeAt(i + 1)))) sentenceStart = true;
       }
@@ -44,7 +45,10 @@ export function anchorMask(text: string, out: Uint8Array, off: number, maxChars 
     let h = ANCHOR_SEED;
     while (i < end) {
       const d = text.charCodeAt(i);
-      if (!isWordChar(d)) break;
+      if (!isWordChar(d)) {
+        // a figure is one anchor with its decimal point or thousands separators ("50.50" is not "50")
+        if (!((d === 46 || d === 44) && isDigit(text.charCodeAt(i - 1)) && i + 1 < end && isDigit(text.charCodeAt(i + 1)))) break;
+      }
       if (d >= 48 && d <= 57) digit = true;
       h = Math.imul(h ^ lower(d), 0x01000193);
       i++;
@@ -80,6 +84,10 @@ export function anchorsConflict(a: ArrayLike<number>, aOff: number, b: ArrayLike
 
 function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 191 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 function lower(c: number): number {

@@ -26,9 +26,14 @@ export interface FingerprintOptions {
   titleWeight: number;
   /** tokens read from the body at most (long texts: the lead decides) */
   maxTokens: number;
+  /**
+   * body tokens the sketch reads: the lead, about a snippet's length and a little more, so a
+   * copy whose ending was cut, or that carries only the snippet, still compares like for like
+   */
+  sketchTokens: number;
 }
 
-export const DEFAULT_FINGERPRINT_OPTIONS: FingerprintOptions = { simhashShingle: 1, sketchShingle: 3, titleWeight: 8, maxTokens: 2000 };
+export const DEFAULT_FINGERPRINT_OPTIONS: FingerprintOptions = { simhashShingle: 1, sketchShingle: 3, titleWeight: 16, maxTokens: 64, sketchTokens: 64 };
 
 /** fewer sketch shingles than this mark a fingerprint `short` (a headline of up to ~13 words) */
 export const SHORT_SHINGLES = 12;
@@ -73,7 +78,7 @@ export function fingerprint(
   accumulate(acc, feats, n, 1);
   const { hi, lo } = finish(acc);
   const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
-  const m = shingleHashes(bodyTok, nb, options.sketchShingle, all, ns);
+  const m = shingleHashes(bodyTok, Math.min(nb, options.sketchTokens), options.sketchShingle, all, ns);
   const sketch = minhashSketch(all, ns + m, clean);
   if (!sketch) return { hi, lo, sketch, hasText, empty: true, short: true };
   return ns + m < SHORT_SHINGLES ? { hi, lo, sketch, hasText, short: true } : { hi, lo, sketch, hasText };

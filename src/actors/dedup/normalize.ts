@@ -1,4 +1,5 @@
 import { decodeHTML } from 'entities';
+import { leadLines, stripLead } from './wire-lead.js';
 
 /**
  * Text normalisation for fingerprints: two copies of one wire story must normalise to (nearly)
@@ -57,15 +58,8 @@ export function fold(s: string): string {
   return collapseSpaces(out.toLowerCase());
 }
 
-const AGENCIES = 'Reuters|AP|AFP|Bloomberg|dpa|DPA|UPI|IANS|PTI|ANI|Xinhua|Kyodo|Yonhap|ANSA|EFE|CNN|BBC|TASS|Interfax|AAP|CP|PA|KUNA|WAM|SPA|Bernama|Antara';
-/** `LONDON (Reuters) -`, `NEW YORK, March 3 (AP) —`, 1987 Reuters `SALVADOR, Feb 26 -` */
-const DATELINE = new RegExp(
-  String.raw`^\s*(?:[A-Z][A-Za-z.'’/-]*(?:[ ,]+[A-Z][A-Za-z.'’/-]*){0,4})?(?:,\s*[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:,\s*\d{4})?)?\s*(?:\((?:${AGENCIES})(?:\s*[A-Za-z]+)?\)|\b(?:${AGENCIES})\b)\s*[-\u2013\u2014]+\s+`,
-);
-const CAPS_DATELINE = /^\s*[A-Z][A-Z.'/ -]{1,40}(?:,\s*[A-Z][a-z]{2,8}\.?\s+\d{1,2})?\s*[-\u2013\u2014]+\s+/;
-const BYLINE_LINE = /^\s*(?:by|written by|reporting by|from)\s+[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|and|&|de|van|von|der|al))*[,.]?(?:\s*[,|-]\s*[\w .'’-]{0,60})?\s*$/i;
 /** lines that open with a footer marker */
-const FOOTER_START = /^\s*(?:copyright\b|\(c\)|\u00a9|all rights reserved|this (?:story|article) (?:was|has been|is) (?:auto-?generated|automatically generated|published from|generated from)|\(?(?:reporting|writing|editing|additional reporting|compiled) by\b|our standards:|(?:read more|related|click here|sign up|follow us|share this)\b.{0,80}$)/i;
+const FOOTER_START = /^\s*(?:copyright\b|\(c\)|\u00a9|all rights reserved|(?:the )?[\w .]{2,40} contributed to this (?:report|story)|this (?:story|article) (?:originally )?(?:appeared|was (?:first |originally )?published)|contact the (?:reporter|author|writer)|[\u2014\u2013-]+\s*[A-Z][\w.'\u2019-]*(?:\s+[A-Z][\w.'\u2019-]*){0,3}\s*$|this (?:story|article) (?:was|has been|is) (?:auto-?generated|automatically generated|published from|generated from)|\(?(?:reporting|writing|editing|additional reporting|compiled) by\b|our standards:|(?:read more|related|click here|sign up|follow us|share this)\b.{0,80}$)/i;
 /** short lines that are boilerplate wherever the marker sits */
 const FOOTER_ANYWHERE = /all rights reserved|may not be (?:published|reproduced|broadcast|rewritten|redistributed)/i;
 
@@ -76,7 +70,10 @@ function isFooterLine(line: string): boolean {
 }
 
 const TITLE_PREFIX = /^\s*(?:(?:UPDATE|WRAPUP|REFILE|CORRECTED|RPT|CORRECTION|EXCLUSIVE|BREAKING|ANALYSIS|FACTBOX|INSIGHT|UPDATED|WATCH|VIDEO|LIVE|OPINION|PHOTOS|REFILE-UPDATE|EXPLAINER|REVIEW|EDITORIAL|INTERVIEW|PODCAST|FACT CHECK)(?:\s*\d+)?\s*[-:|\u2013\u2014]+\s*)+/i;
-const TITLE_SUFFIX = /\s+[|\u2013\u2014-]\s+[^|\u2013\u2014-]{1,40}$/;
+/** ` - Outlet`, ` – Outlet`, ` — WKRN-TV`: a spaced dash, then up to 40 characters without another spaced dash */
+const TITLE_SUFFIX = /\s+[\u2013\u2014-]{1,2}\s+((?:[^|\u2013\u2014\s-]|-(?!\s)|\s(?![\u2013\u2014-]{1,2}\s))[^|\u2013\u2014]{0,39})$/;
+/** an outlet's name: capitalised words (`The Daily Ledger`, `WKRN-TV`, `Yahoo Finance`, `MSN`) */
+const OUTLET_NAME = /^(?:[A-Z0-9][\w.&'\u2019!-]*|of|the|and|&|on|de|la)(?:\s+(?:[A-Z0-9][\w.&'\u2019!-]*|of|the|and|&|on|de|la)){0,4}$/;
 const TITLE_SUFFIX_PIPE = /\s*\|\s*[^|]{1,60}$/;
 
 /**
@@ -94,11 +91,10 @@ export function removeBodyNoise(text: string): string {
   }
   if (t.trimEnd().endsWith(')')) t = t.replace(/\s*\((?:reporting|writing|editing|additional reporting) by [^)]{0,200}\)\s*$/i, '');
   const lines = t.split(/\n+/).filter((l) => l.trim() !== '');
-  let first = 0;
-  while (first < Math.min(2, lines.length) && BYLINE_LINE.test(lines[first]!)) first++;
+  const first = leadLines(lines);
   let last = lines.length;
-  while (last > first && lines.length - last < 4 && isFooterLine(lines[last - 1]!)) last--;
-  return lines.slice(first, last).join('\n').replace(DATELINE, '').replace(CAPS_DATELINE, '');
+  while (last > first + 1 && lines.length - last < 4 && isFooterLine(lines[last - 1]!)) last--;
+  return stripLead(lines.slice(first, last).join('\n'));
 }
 
 /** Removes `UPDATE 2-` style prefixes and `| Outlet` / `- Outlet` suffixes from a headline. */
@@ -117,7 +113,11 @@ function removeTitleNoiseOnce(title: string): string {
   let t = title.replace(TITLE_PREFIX, '');
   // the pipe pattern may start at every position: look for its `|` first
   if (t.indexOf('|') >= 0 && TITLE_SUFFIX_PIPE.test(t) && t.replace(TITLE_SUFFIX_PIPE, '').length >= 15) t = t.replace(TITLE_SUFFIX_PIPE, '');
-  else if (TITLE_SUFFIX.test(t) && t.replace(TITLE_SUFFIX, '').length >= 25) t = t.replace(TITLE_SUFFIX, '');
+  else {
+    const m = TITLE_SUFFIX.exec(t);
+    // a long enough rest, or a suffix that reads as an outlet's name (`Jobs - what next?` stays)
+    if (m && (m.index >= 25 || (m.index >= 12 && OUTLET_NAME.test(m[1]!.trim())))) t = t.slice(0, m.index);
+  }
   return t;
 }
 

@@ -1,5 +1,5 @@
 import { anchorsConflict } from './anchors.js';
-import { ANCHOR_OFFSET, sketchSimilarity } from './sketch.js';
+import { ANCHOR_OFFSET, containment, COUNT_OFFSET, sketchSimilarity } from './sketch.js';
 
 /**
  * When a candidate found through a shared 16-bit block counts as a near-duplicate. With
@@ -23,6 +23,13 @@ export interface VerifyPolicy {
   /** below this distance the similarity bar is lowered by `closeBonus` (close hashes are evidence too) */
   closeDistance: number;
   closeBonus: number;
+  /**
+   * A pair below the similarity bar still counts when the larger text contains this much of the
+   * smaller (a snippet cut shorter by its feed, a copy that dropped its ending) ...
+   */
+  minContainment: number;
+  /** ... and the smaller has at least this many shingles (a few words prove nothing) */
+  containmentMinShingles: number;
 }
 
 export const DEFAULT_VERIFY_POLICY: VerifyPolicy = {
@@ -33,6 +40,8 @@ export const DEFAULT_VERIFY_POLICY: VerifyPolicy = {
   minSimilarityShort: 0.9,
   closeDistance: 4,
   closeBonus: 0.15,
+  minContainment: 0.85,
+  containmentMinShingles: 12,
 };
 
 /** flag bits describing one side of a pair */
@@ -61,5 +70,8 @@ export function verifyCandidate(
   if ((aFlags | bFlags) & VERIFY_SHORT) return sim >= policy.minSimilarityShort;
   let bar = aFlags & bFlags & VERIFY_TEXT ? policy.minSimilarityText : policy.minSimilaritySnippet;
   if (distance <= policy.closeDistance) bar -= policy.closeBonus;
-  return sim >= bar;
+  if (sim >= bar) return true;
+  const na = a[aOff + COUNT_OFFSET]!;
+  const nb = b[bOff + COUNT_OFFSET]!;
+  return Math.min(na, nb) >= policy.containmentMinShingles && containment(sim, na, nb) >= policy.minContainment - (distance <= policy.closeDistance ? policy.closeBonus : 0);
 }

@@ -5,12 +5,14 @@ import { loadGazetteer, regionForCountry, type Region } from './gazetteer.js';
 import { detectLanguage } from './language.js';
 import { articleText, tokenizeArticle, type ArticleInput } from './text.js';
 import { classifyTopic } from './topic.js';
-import { loadTopicModel, type Category } from './topic-model.js';
+import { loadTopicModel, type Category, type TopicModel } from './topic-model.js';
 
 /** What enrichment adds to an article. */
 export interface Enrichment {
   language: string;
   category: Category;
+  /** a second category when the article is likely about that too, else null */
+  secondary_category: Category | null;
   /** edition: the publisher country's region, else where the article's places lie, else global */
   region: Region;
   /** places the article is about: ISO 3166-1 codes (or area names), most mentioned first */
@@ -28,11 +30,16 @@ export function warmUpEnrichment(): void {
   extractEntities(['Warm Up']);
 }
 
+export interface EnrichOptions {
+  /** another topic model than the committed one (benchmarks evaluate a model trained without their test rows) */
+  topicModel?: TopicModel;
+}
+
 /**
  * Enrich one article: language, topic, region, places, entities. Pure apart from the
  * once-loaded data files; title + snippet carry the signal, transient text adds a prefix.
  */
-export function enrich(input: ArticleInput): Enrichment {
+export function enrich(input: ArticleInput, options: EnrichOptions = {}): Enrichment {
   // feed bodies (content:encoded) and some snippets are HTML: tags would hide sentence starts
   // ("</p><p>Fans gathered" reads "Fans" as a name) and add words of their own
   const article = hasMarkup(input.text) || hasMarkup(input.summary)
@@ -43,14 +50,15 @@ export function enrich(input: ArticleInput): Enrichment {
   const titleTokens = tokenizeArticle(article, tokens, 1200);
   // title + summary; without transient text that is `text` itself (no second string to build)
   const langText = article.summary && article.text ? article.title + '\n' + article.summary : text;
-  const lang = detectLanguage(langText, article.language, tokens);
+  const lang = detectLanguage(langText, article.language, tokens, article.publisher_language);
   const topic = classifyTopic({
     tokens,
     text,
     url: article.url,
     feedCategory: article.feed_category ?? null,
+    categories: article.categories ?? null,
     titleTokens,
-  });
+  }, options.topicModel);
   const segments = [article.title];
   // a wire dateline names where the story was filed (a place) and who filed it (not an entity)
   const body = (t: string): void => {
@@ -69,6 +77,7 @@ export function enrich(input: ArticleInput): Enrichment {
   return {
     language: lang.language,
     category: topic.category,
+    secondary_category: topic.secondary,
     region,
     places,
     entities,

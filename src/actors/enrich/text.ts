@@ -14,9 +14,15 @@ export interface ArticleInput {
   publisher: string;
   /** ISO-8601 string or epoch milliseconds */
   published_at: string | number;
+  /** the publisher's category from the catalogue or OPML folder: a prior, not a verdict */
   feed_category?: string | null;
+  /** the entry's own category tags (`<category>`, Atom `term`), as the feed wrote them */
+  categories?: readonly string[] | null;
   publisher_country?: string | null;
+  /** the language the feed declares (`<language>`, `xml:lang`) */
   language?: string | null;
+  /** the publisher's language from the catalogue, when the operator set one */
+  publisher_language?: string | null;
   duplicate_of?: string | null;
 }
 
