@@ -45,7 +45,7 @@ const schemas: Record<string, Schema> = {
     articles: { type: 'array', items: ref('Article') },
     publishers: { type: 'array', items: ref('StoryPublisher') },
   }),
-  SearchItem: { allOf: [ref('Article'), obj({ rank: { type: 'number' } })] },
+  SearchItem: { allOf: [ref('Article'), obj({ rank: { type: 'number' }, matches: int, coverage_count: int })] },
   SearchPage: obj({ items: { type: 'array', items: ref('SearchItem') }, next_cursor: strOrNull }),
   Publisher: obj({
     id: str, name: str, feed_url: str, site_url: strOrNull, country: strOrNull, region: strOrNull, category: strOrNull, tier: int,
@@ -99,7 +99,7 @@ export const openApiDocument = {
     },
     '/v1/search': {
       get: {
-        summary: 'Full-text search (websearch syntax), title over snippet, blended with recency',
+        summary: 'Full-text search (websearch syntax), title over snippet, blended with recency; one result per story (its best-matching article)',
         parameters: [p('q', 'query, 1–200 characters', str, true), p('category', 'topic filter', { type: 'string', enum: [...CATEGORIES] }), region, cursor, limit(50, 20)],
         responses: { 200: ok('SearchPage'), ...common },
       },
