@@ -28,8 +28,9 @@ const SEARCH_HOT_MAX = 2_000;
  * `GET /v1/search?q=&category=&region=&cursor=&limit=`: Postgres full-text search (websearch
  * syntax; title weighted over snippet) blended with recency, one result per story (its
  * best-matching article, with `matches`: how many of the story's articles matched, and the story's
- * `coverage_count`), keyset-paged on (rank, id) with a cursor bound to the query and filters. First pages are kept rendered for a few seconds (popular
- * queries repeat), and identical first pages in flight are rendered once.
+ * `coverage_count`), keyset-paged on (rank, id) with a cursor bound to the query and filters.
+ * First pages are kept rendered for a few seconds (popular queries repeat), and identical first
+ * pages in flight are rendered once.
  */
 export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   const now = deps.now ?? Date.now;
