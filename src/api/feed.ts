@@ -1,6 +1,7 @@
 import { getArticles } from '../actors/store/articles.js';
 import { feedKey, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from '../actors/store/feed-cache.js';
+import { withRelated } from '../actors/store/related.js';
 import { getStories, rankedStories } from '../actors/store/stories.js';
 import type { Cache } from '../runtime/cache.js';
 import { describeError } from '../runtime/errors.js';
@@ -199,7 +200,7 @@ export class FeedService {
     try {
       const raw = await this.o.cache.mget(ids.map(storyKey));
       missing = [];
-      raw.forEach((v, i) => (v ? found.set(ids[i]!, JSON.parse(v) as CachedStory) : missing.push(ids[i]!)));
+      raw.forEach((v, i) => (v ? found.set(ids[i]!, cachedEntry(v)) : missing.push(ids[i]!)));
     } catch (err) {
       this.log.debug({ err: describeError(err) }, 'stories from the database');
     }
@@ -216,9 +217,17 @@ export class FeedService {
     const stories = await getStories(this.o.sql, ids);
     const leadIds = stories.map((s) => s.lead_article_id).filter((x): x is string => !!x);
     const leads = new Map((await getArticles(this.o.sql, leadIds)).map((a) => [a.id, a]));
-    return stories.flatMap((s) => {
+    const cached = stories.flatMap((s) => {
       const lead = s.lead_article_id ? leads.get(s.lead_article_id) : undefined;
       return lead ? [toCachedStory(s, lead)] : [];
     });
+    return withRelated(this.o.sql, cached);
   }
+}
+
+/** A story entry as the cache holds it; one written before items carried publisher_id gets it from the entry. */
+function cachedEntry(raw: string): CachedStory {
+  const s = JSON.parse(raw) as CachedStory;
+  s.item.publisher_id ??= s.publisher_id;
+  return s;
 }

@@ -18,11 +18,16 @@ const obj = (properties: Record<string, Schema>, required = Object.keys(properti
 
 const schemas: Record<string, Schema> = {
   Error: obj({ error: obj({ code: str, message: str }) }),
-  FeedItem: obj({
-    article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_name: str,
-    published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
-    region: strOrNull, coverage_count: int,
-  }),
+  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str, source_url: str }),
+  FeedItem: obj(
+    {
+      article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
+      published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
+      region: strOrNull, coverage_count: int,
+      related: { type: 'array', maxItems: 3, description: 'up to 3 headlines of other publishers, newest first', items: ref('RelatedHeadline') },
+    },
+    ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'category', 'region', 'coverage_count'],
+  ),
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
