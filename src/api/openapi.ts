@@ -45,10 +45,16 @@ const schemas: Record<string, Schema> = {
     updated_at: dateTime, category: strOrNull, regions: { type: 'array', items: str },
   }),
   StoryPublisher: obj({ id: str, name: str, article_count: int }),
+  StoryArticle: { allOf: [ref('Article'), obj({ display_title: str })] },
+  TimelineEntry: obj({ at: dateTime, article_id: str, article_count: int }),
+  RegionCoverage: obj({ region: str, article_count: int, article_ids: { type: 'array', items: str } }),
   StoryDetail: obj({
     story: ref('Story'),
-    articles: { type: 'array', items: ref('Article') },
+    articles: { type: 'array', items: ref('StoryArticle') },
     publishers: { type: 'array', items: ref('StoryPublisher') },
+    timeline: { type: 'array', description: 'how the story developed, oldest first: up to 6 stretches of time, each through one report', items: ref('TimelineEntry') },
+    top_coverage: { type: 'array', description: 'ids of up to 5 other reports, one per publisher, most authoritative first', items: str },
+    by_region: { type: 'array', description: 'articles by region, most covered first', items: ref('RegionCoverage') },
   }),
   SearchItem: { allOf: [ref('Article'), obj({ rank: { type: 'number' }, matches: int, coverage_count: int })] },
   SearchPage: obj({ items: { type: 'array', items: ref('SearchItem') }, next_cursor: strOrNull }),
@@ -100,7 +106,7 @@ export const openApiDocument = {
       get: { summary: 'An article with related articles of its story', parameters: [pathId('article id')], responses: { 200: ok('ArticleDetail'), 404: error('no such article'), ...common } },
     },
     '/v1/stories/{id}': {
-      get: { summary: 'Full Coverage: every article and publisher of a story', parameters: [pathId('story id')], responses: { 200: ok('StoryDetail'), 404: error('no such story'), ...common } },
+      get: { summary: 'Full Coverage: every article and publisher of a story, a timeline, top coverage and coverage by region', parameters: [pathId('story id')], responses: { 200: ok('StoryDetail'), 404: error('no such story'), ...common } },
     },
     '/v1/search': {
       get: {

@@ -130,12 +130,12 @@ export interface HeadlineCandidate {
 export function pickRelated(lead: Pick<FeedItem, 'article_id' | 'publisher_id' | 'title'>, candidates: readonly HeadlineCandidate[], max = RELATED_MAX): RelatedHeadline[] {
   const out: RelatedHeadline[] = [];
   const publishers = new Set([lead.publisher_id]);
-  const titles = new Set([sameText(lead.title)]);
+  const titles = new Set([headlineKey(lead.title)]);
   for (const c of candidates) {
     if (out.length >= max) break;
     if (c.id === lead.article_id || publishers.has(c.publisher_id)) continue;
     const title = readerTitle(c.title, c.publisher_name);
-    const key = sameText(title);
+    const key = headlineKey(title);
     if (key === '' || titles.has(key)) continue;
     publishers.add(c.publisher_id);
     titles.add(key);
@@ -144,7 +144,7 @@ export function pickRelated(lead: Pick<FeedItem, 'article_id' | 'publisher_id' |
   return out;
 }
 
-/** a headline's text for comparison: case, punctuation and spacing ignored */
-function sameText(t: string): string {
+/** A headline's text for comparison: case, punctuation and spacing ignored. */
+export function headlineKey(t: string): string {
   return t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
