@@ -17,6 +17,16 @@ export interface FeedQuery {
   category: string;
   cursor: string | null;
   limit: number;
+  /**
+   * Items keep their headlines of other publishers (`related`). Asked for, not default: they
+   * double a page's bytes, and a cached page's cost is mostly its bytes.
+   */
+  related?: boolean;
+}
+
+/** The hot-cache key of a page. */
+function pageKey(q: FeedQuery): string {
+  return `${feedKey(q.region, q.category)}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}`;
 }
 
 interface FeedCursor extends Record<string, unknown> {
@@ -99,13 +109,13 @@ export class FeedService {
 
   /** The rendered page when the hot cache holds a fresh one, else null; synchronous, no I/O. */
   cached(q: FeedQuery): HotEntry | null {
-    return this.hot.get(`${feedKey(q.region, q.category)}|${q.limit}|${q.cursor ?? ''}`);
+    return this.hot.get(pageKey(q));
   }
 
   /** The rendered page (JSON body + ETag), from the hot cache when fresh. Throws InvalidCursorError. */
   async render(q: FeedQuery): Promise<HotEntry> {
     const scope = feedKey(q.region, q.category);
-    const key = `${scope}|${q.limit}|${q.cursor ?? ''}`;
+    const key = pageKey(q);
     const hit = this.hot.get(key);
     if (hit) return hit;
     const token = this.hot.token(scope);
@@ -151,7 +161,7 @@ export class FeedService {
       rows.length > q.limit && last
         ? this.o.codec.encode(scope, { s: snap, o: offset, k: last.score, i: last.item.story_id } satisfies FeedCursor)
         : null;
-    return { items: items.map((r) => r.item), next_cursor: next };
+    return { items: items.map((r) => (q.related || r.item.related === undefined ? r.item : withoutRelated(r.item))), next_cursor: next };
   }
 
   /** Rank order after (score, id), skipping `skip` entries; cache first, database when it fails or is cold. */
@@ -230,4 +240,9 @@ function cachedEntry(raw: string): CachedStory {
   const s = JSON.parse(raw) as CachedStory;
   s.item.publisher_id ??= s.publisher_id;
   return s;
+}
+
+function withoutRelated(item: FeedItem): FeedItem {
+  const { related: _r, ...rest } = item;
+  return rest;
 }

@@ -18,13 +18,13 @@ const obj = (properties: Record<string, Schema>, required = Object.keys(properti
 
 const schemas: Record<string, Schema> = {
   Error: obj({ error: obj({ code: str, message: str }) }),
-  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str, source_url: str }),
+  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str }),
   FeedItem: obj(
     {
       article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
       published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
       region: strOrNull, coverage_count: int,
-      related: { type: 'array', maxItems: 3, description: 'up to 3 headlines of other publishers, newest first', items: ref('RelatedHeadline') },
+      related: { type: 'array', maxItems: 3, description: 'up to 3 headlines of other publishers, newest first; /r/{article_id} leads to each', items: ref('RelatedHeadline') },
     },
     ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'category', 'region', 'coverage_count'],
   ),
@@ -98,7 +98,10 @@ export const openApiDocument = {
     '/v1/feed': {
       get: {
         summary: 'One item per story (its lead), diversity enforced',
-        parameters: [region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20)],
+        parameters: [
+          region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20),
+          p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
+        ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
       },
     },

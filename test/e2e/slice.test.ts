@@ -88,7 +88,7 @@ describe('a node ingesting from simulated publishers', { timeout: 150_000 }, () 
   it("shows headlines of other publishers under a story's lead, read when the story is written", async () => {
     type Item = { publisher_id: string; publisher_name: string; related?: { article_id: string; publisher_name: string; title: string }[] };
     const item = await until('a feed item with headlines of other publishers', async () => {
-      const r = await get('/v1/feed?limit=50');
+      const r = await get('/v1/feed?limit=50&related=true');
       return (r.body.items as Item[]).find((i) => (i.related?.length ?? 0) > 0) ?? null;
     });
     expect(item.related!.length).toBeLessThanOrEqual(3);

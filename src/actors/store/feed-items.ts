@@ -1,12 +1,15 @@
 import type { ArticleRow } from './articles.js';
 import type { StoryRow } from './stories.js';
 
-/** A headline of another publisher shown under a story's lead (its own wording of the story). */
+/**
+ * A headline of another publisher shown under a story's lead (its own wording of the story).
+ * No URL: `/r/{article_id}` leads to it (and counts the click), and every byte here is repeated
+ * three times in every item of every cached feed page served.
+ */
 export interface RelatedHeadline {
   article_id: string;
   title: string;
   publisher_name: string;
-  source_url: string;
 }
 
 /** One feed entry: a story shown through its lead article (DESIGN §6). */
@@ -117,7 +120,6 @@ export function feedsOf(s: { category: string | null; regions: readonly string[]
 export interface HeadlineCandidate {
   id: string;
   title: string;
-  url: string;
   publisher_id: string;
   publisher_name: string;
 }
@@ -139,7 +141,7 @@ export function pickRelated(lead: Pick<FeedItem, 'article_id' | 'publisher_id' |
     if (key === '' || titles.has(key)) continue;
     publishers.add(c.publisher_id);
     titles.add(key);
-    out.push({ article_id: c.id, title, publisher_name: c.publisher_name, source_url: c.url });
+    out.push({ article_id: c.id, title, publisher_name: c.publisher_name });
   }
   return out;
 }

@@ -16,10 +16,10 @@ export async function storyHeadlines(
   const out = new Map<string, HeadlineCandidate[]>();
   if (stories.length === 0) return out;
   const { rows } = await sql.query<HeadlineCandidate & { story_id: string }>(
-    `SELECT k.story_id, a.id, a.title, a.url, a.publisher_id, COALESCE(p.name, a.publisher_id) AS publisher_name
+    `SELECT k.story_id, a.id, a.title, a.publisher_id, COALESCE(p.name, a.publisher_id) AS publisher_name
        FROM unnest($1::text[], $2::text[]) AS k(story_id, lead_publisher)
        CROSS JOIN LATERAL (
-         SELECT id, title, url, publisher_id, published_at FROM articles
+         SELECT id, title, publisher_id, published_at FROM articles
           WHERE story_id = k.story_id AND duplicate_of IS NULL AND publisher_id <> k.lead_publisher
           ORDER BY published_at DESC LIMIT $3
        ) a
@@ -30,7 +30,7 @@ export async function storyHeadlines(
   for (const r of rows) {
     let list = out.get(r.story_id);
     if (!list) out.set(r.story_id, (list = []));
-    list.push({ id: r.id, title: r.title, url: r.url, publisher_id: r.publisher_id, publisher_name: r.publisher_name });
+    list.push({ id: r.id, title: r.title, publisher_id: r.publisher_id, publisher_name: r.publisher_name });
   }
   return out;
 }

@@ -131,7 +131,7 @@ export function feedView(route) {
   const { region, category } = route;
   const side = el('aside', { class: 'side' });
   const list = pagedList({
-    url: (cursor) => '/v1/feed?' + query({ region, category, cursor }),
+    url: (cursor) => '/v1/feed?' + query({ region, category, cursor, related: 'true' }),
     card: (it) => storyCard(it, { region }),
     empty: () => emptyFeed(region, category),
     onFirst: (page) => sidePanel(side, region, page),
