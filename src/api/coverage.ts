@@ -31,7 +31,7 @@ export interface TimelineEntry {
 export interface RegionCoverage {
   region: string;
   article_count: number;
-  /** a few of the region's articles: originals first, one per publisher, newest first */
+  /** a few of the region's articles: originals first, one per publisher, different headlines first, newest first */
   article_ids: string[];
 }
 
@@ -137,11 +137,17 @@ export function byRegion(articles: readonly CoverageArticle[], perRegion = REGIO
       const ordered = [...newest.filter((a) => a.duplicate_of === null), ...newest.filter((a) => a.duplicate_of !== null)];
       const ids: string[] = [];
       const publishers = new Set<string>();
-      for (const a of ordered) {
-        if (ids.length >= perRegion) break;
-        if (publishers.has(a.publisher_id)) continue;
-        publishers.add(a.publisher_id);
-        ids.push(a.id);
+      const headlines = new Set<string>();
+      // a headline not shown yet first; the region's other publishers' repeats only to fill up
+      for (const fresh of [true, false]) {
+        for (const a of ordered) {
+          if (ids.length >= perRegion) break;
+          const h = headlineKey(a.display_title);
+          if (publishers.has(a.publisher_id) || (fresh && headlines.has(h))) continue;
+          publishers.add(a.publisher_id);
+          headlines.add(h);
+          ids.push(a.id);
+        }
       }
       return { region, article_count: list.length, article_ids: ids };
     })

@@ -67,10 +67,18 @@ describe('byRegion', () => {
       a('uk1', 8, { region: 'uk' }),
     ]);
     expect(got).toEqual([
-      { region: 'eu', article_count: 4, article_ids: ['eu3', 'eu1', 'eu-copy'] },
+      { region: 'eu', article_count: 4, article_ids: ['eu3', 'eu1', 'eu-copy'] }, // eu2 is eu3's publisher
       { region: 'us', article_count: 2, article_ids: ['us1', 'us-copy'] },
       { region: 'global', article_count: 1, article_ids: ['none'] },
       { region: 'uk', article_count: 1, article_ids: ['uk1'] },
     ]);
+  });
+});
+
+describe('byRegion headlines', () => {
+  it('shows different headlines before a second outlet with the same one', () => {
+    const same = { display_title: 'Floods hit city' };
+    const got = byRegion([a('x1', 3, same), a('x2', 2, same), a('x3', 1, { display_title: 'Army deployed' }), a('x4', 0, same)]);
+    expect(got[0]!.article_ids).toEqual(['x1', 'x3', 'x2']);
   });
 });

@@ -91,7 +91,7 @@ describe.skipIf(!chromiumAvailable)('front page in headless Chromium', { timeout
     });
     await page.selectOption('#edition', 'uk');
     await page.waitForURL(/\/\?region=uk&category=science$/);
-    await page.waitForFunction(() => document.querySelector('.view-head .sub')?.textContent === 'United Kingdom');
+    await page.waitForFunction(() => document.querySelector('.view-head .sub')?.textContent?.startsWith('United Kingdom · '));
     expect((await views()).slice(-2)).toEqual([
       { region: 'global', category: 'science', storyId: null },
       { region: 'uk', category: 'science', storyId: null },

@@ -55,11 +55,15 @@ setInterval(() => {
 export function safeImage(url) {
   return typeof url === 'string' && (url.startsWith('/thumbs/') || url.startsWith('https://')) ? url : null;
 }
-export function thumb(url, cls) {
+export function thumb(url, cls, eager) {
   const src = safeImage(url);
   if (!src) return null;
-  const img = el('img', { class: cls || 'thumb', src, alt: '', loading: 'lazy', decoding: 'async', referrerpolicy: 'no-referrer' });
-  img.addEventListener('error', () => img.remove());
+  const img = el('img', { class: cls || 'thumb', src, alt: '', loading: eager ? 'eager' : 'lazy', decoding: 'async', referrerpolicy: 'no-referrer' });
+  img.addEventListener('error', () => {
+    const box = img.closest('.has-thumb');
+    if (box) box.classList.remove('has-thumb');
+    img.remove();
+  });
   return img;
 }
 

@@ -138,7 +138,8 @@ export function feedView(route) {
   });
   const title = category === 'top' ? 'Top stories' : CATEGORY_LABELS[category];
   const node = el('div', { class: 'view feed-view' },
-    el('div', { class: 'view-head' }, el('h1', { text: title }), el('p', { class: 'sub', text: REGION_LABELS[region] })),
+    el('div', { class: 'view-head' }, el('h1', { text: title }),
+      el('p', { class: 'sub', text: REGION_LABELS[region] + ' · ' + new Date().toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long' }) })),
     el('div', { class: 'columns' }, list.node, side));
   return { node, ready: list.ready, dispose: list.dispose, title: title + (region === 'global' ? '' : ' · ' + REGION_LABELS[region]) };
 }

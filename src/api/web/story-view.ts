@@ -12,14 +12,14 @@ function section(cls, title, ...body) {
   return el('section', { class: 'cov-section ' + cls, 'aria-label': title }, el('h2', { text: title }), ...body);
 }
 
+/** The lead report under the page's headline (which is its headline): who, when, its snippet, the way to it. */
 function leadBlock(a) {
   return el('article', { class: 'cov-lead' + (a.thumbnail_url ? ' has-thumb' : ''), 'data-article-id': a.id },
-    thumb(a.thumbnail_url, 'lead-thumb'),
+    thumb(a.thumbnail_url, 'lead-thumb', true),
     el('div', { class: 'lead-text' },
-      source(a.publisher_name),
-      el('h2', { class: 'headline' }, articleLink(a.id, a.display_title || a.title)),
+      source(a.publisher_name, el('span', { class: 'meta' }, el('span', { class: 'dot', 'aria-hidden': 'true', text: '·' }), timeEl(a.published_at))),
       a.summary ? el('p', { class: 'summary', text: a.summary }) : null,
-      el('div', { class: 'meta' }, timeEl(a.published_at))));
+      el('a', { class: 'read-at', href: '/r/' + encodeURIComponent(a.id), target: '_blank', rel: 'noopener', text: 'Read the report at ' + a.publisher_name + ' ›' })));
 }
 
 function timelineList(entries, byId) {

@@ -145,9 +145,10 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 .story-meta { margin: 0; color: var(--muted); }
 .cov-lead { display: grid; gap: 1rem; background: var(--card); border-radius: var(--radius); box-shadow: var(--shadow); padding: 1.1rem; }
 .cov-lead.has-thumb { grid-template-columns: 320px minmax(0, 1fr); }
-.lead-thumb { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; border-radius: 10px; }
-.cov-lead .headline { font-size: 1.35rem; }
-.cov-lead .summary { -webkit-line-clamp: 4; }
+.lead-thumb { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; border-radius: 10px; background: var(--page); }
+.cov-lead .summary { -webkit-line-clamp: 5; font-size: 1.02rem; color: var(--fg); margin: .5rem 0 .7rem; }
+.cov-lead .source .meta { font-weight: 400; }
+.read-at { font-weight: 600; text-decoration: none; } .read-at:hover { text-decoration: underline; }
 .cov-section { margin-top: 1.8rem; }
 .cov-section > h2 { font-size: 1.2rem; margin: 0 0 .7rem; }
 .timeline { list-style: none; margin: 0; padding: 0; background: var(--card); border-radius: var(--radius); box-shadow: var(--shadow); padding: .6rem 1.1rem; }
@@ -160,7 +161,7 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 .mini-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: .7rem; }
 .mini { background: var(--card); border-radius: var(--radius); box-shadow: var(--shadow); padding: .8rem; display: flex; flex-direction: column; gap: .2rem; }
 .mini .headline { font-size: .95rem; }
-.mini-thumb { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; border-radius: 8px; margin-bottom: .4rem; }
+.mini-thumb { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; border-radius: 8px; margin-bottom: .4rem; background: var(--page); }
 .regions { display: grid; grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); gap: .8rem; }
 .region { background: var(--card); border-radius: var(--radius); box-shadow: var(--shadow); padding: .8rem 1rem; }
 .region h3 { display: flex; justify-content: space-between; gap: .5rem; margin: 0 0 .4rem; font-size: .98rem; }
@@ -221,7 +222,7 @@ button:disabled { opacity: .5; cursor: not-allowed; }
   .thumb, .story-list > .story:first-child:not(.result) .thumb, .article-row .thumb { width: 104px; aspect-ratio: 1; }
   .story-list > .story:first-child:not(.result) .headline { font-size: 1.2rem; }
   .headline { font-size: 1.04rem; }
-  .summary { display: none; }
+  .story .summary { display: none; }
   .story-list > .story:first-child:not(.result) .summary { display: -webkit-box; }
   .story-head h1 { font-size: 1.5rem; }
   .cov-lead.has-thumb { grid-template-columns: 1fr; }
