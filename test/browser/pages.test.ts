@@ -62,12 +62,13 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
     const y = await page.evaluate(() => window.scrollY);
     expect(y).toBeGreaterThan(200);
     await fourth.locator('.full-coverage').click();
-    await page.waitForURL(new RegExp(`/story/${top[3]}$`));
+    await page.waitForURL(new RegExp(`/story/${top[3]}\\?region=us$`)); // the edition goes along
     const storyUrl = page.url();
     await page.waitForSelector('.story-view .story-head h1');
     await page.reload();
     await page.waitForSelector('.story-view .story-head h1');
     expect(page.url()).toBe(storyUrl);
+    expect(await page.locator('#edition').inputValue()).toBe('us');
 
     // Back: the same stories, at the same place
     await page.goBack();
@@ -78,7 +79,7 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
     // a search, reloaded, then Back to the front page
     await page.fill('#q', 'earthquake');
     await page.press('#q', 'Enter');
-    await page.waitForURL(/\/search\?q=earthquake$/);
+    await page.waitForURL(/\/search\?q=earthquake&region=us$/);
     await page.waitForSelector('.search-view .story');
     await page.reload();
     await page.waitForSelector('.search-view .story');

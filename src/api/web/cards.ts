@@ -21,8 +21,8 @@ export function source(name, extra) {
 }
 
 /** Full Coverage link: the count alone in .coverage-count (live updates rewrite it). */
-export function coverageLink(storyId, count) {
-  return el('a', { class: 'full-coverage', href: storyPath(storyId), 'data-nav': '', title: plural(count, 'article') + ' in this story' },
+export function coverageLink(storyId, count, region) {
+  return el('a', { class: 'full-coverage', href: storyPath(storyId, region), 'data-nav': '', title: plural(count, 'article') + ' in this story' },
     el('span', { class: 'fc-icon', 'aria-hidden': 'true' }), 'Full Coverage',
     el('span', { class: 'fc-count' }, el('span', { class: 'coverage-count', text: String(count) })));
 }
@@ -62,7 +62,7 @@ export function storyCard(it, opts) {
         meta(timeEl(it.published_at), topicLink(it.category, o.region))),
       thumb(it.thumbnail_url)),
     relatedList(it.related),
-    el('div', { class: 'story-foot' }, coverageLink(it.story_id, it.coverage_count), o.menu ? o.menu(it) : null));
+    el('div', { class: 'story-foot' }, coverageLink(it.story_id, it.coverage_count, o.region), o.menu ? o.menu(it) : null));
 }
 
 /** A search hit: the story's best-matching article, with how many of its articles matched. */
@@ -77,7 +77,7 @@ export function resultCard(a, region) {
         a.summary ? el('p', { class: 'summary', text: a.summary }) : null,
         meta(timeEl(a.published_at), topicLink(a.category, region), matches)),
       thumb(a.thumbnail_url)),
-    a.story_id ? el('div', { class: 'story-foot' }, coverageLink(a.story_id, a.coverage_count || 1)) : null);
+    a.story_id ? el('div', { class: 'story-foot' }, coverageLink(a.story_id, a.coverage_count || 1, region)) : null);
 }
 
 /** A compact card (top coverage): picture, publisher, headline, time. */

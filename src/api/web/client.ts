@@ -16,15 +16,14 @@ import { storyView } from './ui/story.js?v=__V__';
 import { forYouView } from './ui/foryou.js?v=__V__';
 import { adminView } from './ui/admin.js?v=__V__';
 
-const EDITION_KEY = 'newsagg_edition';
 const KEEP_VIEWS = 8;
 
 /** The view a URL names. */
 function routeOf(loc) {
   const p = new URLSearchParams(loc.search);
-  const saved = localStorage.getItem(EDITION_KEY);
   const pick = (v, list, dflt) => (list.includes(v) ? v : dflt);
-  const region = pick(p.get('region'), REGIONS, pick(saved, REGIONS, 'global'));
+  // the edition is in the URL (none = the World edition), so a shared link shows what its sender saw
+  const region = pick(p.get('region'), REGIONS, 'global');
   const path = loc.pathname.replace(/\/+$/, '') || '/';
   if (path === '/' || path === '/index.html') return { name: 'feed', region, category: pick(p.get('category'), ['top', ...CATEGORIES], 'top') };
   if (path === '/search') return { name: 'search', region, q: (p.get('q') || '').trim().slice(0, 200) };
@@ -77,7 +76,7 @@ function markNav(route) {
   const active = route.name === 'feed' ? route.category : route.name === 'foryou' ? 'for-you' : route.name === 'story' ? route.category || null : null;
   for (const a of document.querySelectorAll('#sections a')) {
     const v = a.dataset.section;
-    a.href = v === 'for-you' ? '/for-you' : feedPath(route.region, v);
+    a.href = v === 'for-you' ? '/for-you' + (route.region === 'global' ? '' : '?region=' + route.region) : feedPath(route.region, v);
     if (v === active) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
@@ -124,8 +123,8 @@ function show(opts) {
   current = entry;
   $('view').replaceChildren(entry.view.node);
   document.title = entry.view.title + ' · newsagg';
-  markNav(route);
-  announce(route);
+  markNav(entry.route);
+  announce(entry.route);
   const y = o.top ? 0 : entry.scrollY;
   window.scrollTo(0, y);
   // a fresh view fills asynchronously (a reload): restore the position once its first content is in
@@ -174,14 +173,14 @@ function init() {
   const edition = $('edition');
   for (const r of REGIONS) edition.append(el('option', { value: r, text: REGION_LABELS[r] }));
   edition.addEventListener('change', () => {
-    localStorage.setItem(EDITION_KEY, edition.value);
     const route = routeOf(location);
     navigate(feedPath(edition.value, route.name === 'feed' ? route.category : 'top'));
   });
   $('search').addEventListener('submit', (e) => {
     e.preventDefault();
     const q = $('q').value.trim();
-    if (q) navigate('/search?q=' + encodeURIComponent(q));
+    const region = routeOf(location).region;
+    if (q) navigate('/search?q=' + encodeURIComponent(q) + (region === 'global' ? '' : '&region=' + region));
   });
   document.addEventListener('click', onClick);
   window.addEventListener('popstate', () => show());

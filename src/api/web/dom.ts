@@ -71,7 +71,8 @@ export function thumb(url, cls, eager) {
 export function articleLink(id, text, cls) {
   return el('a', { class: cls || 'title', href: '/r/' + encodeURIComponent(id), target: '_blank', rel: 'noopener', text });
 }
-export const storyPath = (id) => '/story/' + encodeURIComponent(id);
+/** A story page; the reader's edition goes along, so the nav keeps it. */
+export const storyPath = (id, region) => '/story/' + encodeURIComponent(id) + (region && region !== 'global' ? '?region=' + region : '');
 export function feedPath(region, category) {
   const p = new URLSearchParams();
   if (region && region !== 'global') p.set('region', region);

@@ -117,7 +117,7 @@ function sidePanel(side, region, firstPage) {
       note ? el('p', { class: 'panel-note', text: note }) : null,
       el('ol', { class: 'rank-list' }, items.map((it) =>
         el('li', { 'data-story-id': it.story_id },
-          el('a', { class: 'rank-title', href: storyPath(it.story_id), 'data-nav': '', text: it.title }),
+          el('a', { class: 'rank-title', href: storyPath(it.story_id, region), 'data-nav': '', text: it.title }),
           el('span', { class: 'rank-meta' }, it.publisher_name + ' · ', el('span', { class: 'coverage-count', text: String(it.coverage_count) }), ' articles'))))));
   };
   api('/v1/trending?' + query({ region: region === 'global' ? null : region, limit: 6 })).then((r) => {
@@ -155,7 +155,7 @@ export function searchView(route) {
   const list = pagedList({
     label: 'Search results',
     url: (cursor) => '/v1/search?' + query({ q, cursor }),
-    card: (a) => resultCard(a, 'global'),
+    card: (a) => resultCard(a, route.region),
     endText: 'No more results.',
     empty: () => el('div', { class: 'empty' }, el('p', { text: 'Check the spelling, or try fewer or more general words. Quotes find a phrase; a minus sign leaves a word out.' })),
     onFirst: (page) => {
