@@ -4,7 +4,7 @@ import type { StoryRow } from './stories.js';
 /**
  * A headline of another publisher shown under a story's lead (its own wording of the story).
  * No URL: `/r/{article_id}` leads to it (and counts the click), and every byte here is repeated
- * three times in every item of every cached feed page served.
+ * three times in every item of a feed page that carries them.
  */
 export interface RelatedHeadline {
   article_id: string;
@@ -28,7 +28,8 @@ export interface FeedItem {
   coverage_count: number;
   /**
    * Up to RELATED_MAX headlines of other publishers, newest first, filled when the story is
-   * written into the feed cache (so a cached page costs nothing more); absent when none is known.
+   * written into the feed cache (no work when a page is served); absent when none is known.
+   * Feed pages keep them only when asked (`related=true`): they double a page's bytes.
    */
   related?: RelatedHeadline[];
 }
