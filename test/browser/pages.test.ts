@@ -278,6 +278,26 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
       const text = await page.locator('.sources-help').textContent();
       expect(text).toContain('No stories yet');
       for (const how of ['admin page', '--admin-token', '--opml', 'newsagg import-opml', '--demo']) expect(text).toContain(how);
+      if ((await page.evaluate(async () => (await fetch('/v1/catalogue')).status)) === 404) expect(await page.locator('.sources-help .catalogue').count()).toBe(0);
+
+      // a node that ships the publisher catalogue (as the readers' branch answers /v1/catalogue): the empty page offers it
+      const posted: unknown[] = [];
+      await page.route((u) => u.pathname === '/v1/catalogue', async (route) => {
+        if (route.request().method() === 'POST') {
+          posted.push(route.request().postDataJSON());
+          return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ added: 41, offered: 45 }) });
+        }
+        const editions = [{ region: 'us', publishers: 60 }, { region: 'uk', publishers: 45 }, { region: 'mea', publishers: 0 }, { region: 'global', publishers: 30 }];
+        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ first_run: true, publishers: 0, can_import: true, catalogue: { total: 135, editions } }) });
+      });
+      await page.reload();
+      await page.waitForSelector('.sources-help .catalogue');
+      expect(await page.locator('.sources-help').textContent()).toContain('--catalogue us');
+      expect(await page.$$eval('.catalogue button', (els) => els.map((e) => e.textContent))).toEqual(['United States (60)', 'United Kingdom (45)', 'International (30)', 'All (135)']);
+      await page.click('.catalogue button[data-region="uk"]');
+      await page.waitForFunction(() => (document.querySelector('.catalogue .notice')?.textContent ?? '').startsWith('Added 41 of 45 publishers'));
+      expect(posted).toEqual([{ region: 'uk' }]);
+      await page.unroute((u) => u.pathname === '/v1/catalogue');
       await page.click('.sources-help a[href="/admin"]');
       await page.waitForURL(/\/admin$/);
       // this node was started without an admin token: its admin routes are off, and the page says how to turn them on

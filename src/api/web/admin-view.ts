@@ -8,6 +8,7 @@
  */
 export const ADMIN_JS = String.raw`
 import { CATEGORIES, CATEGORY_LABELS, api, el, problem, relative } from './dom.js?v=__V__';
+import { CATALOGUE_URL, cataloguePicker } from './feed.js?v=__V__';
 
 const KEY = 'newsagg_admin_token';
 const token = () => sessionStorage.getItem(KEY) || '';
@@ -89,9 +90,19 @@ export function adminView() {
   const table = el('table', { class: 'publishers' },
     el('thead', {}, el('tr', {}, ['Publisher', 'Status', 'Last error', 'Last success', 'Next poll', 'Articles', 'Owner', ''].map((h) => el('th', { scope: 'col', text: h })))),
     rows);
+  const catalogue = el('section', { class: 'panel', hidden: true });
   const tools = el('div', { class: 'admin-tools' },
     el('section', { class: 'panel' }, el('h2', { text: 'Add a source' }), addForm),
-    el('section', { class: 'panel' }, el('h2', { text: 'Import OPML' }), opmlForm));
+    el('section', { class: 'panel' }, el('h2', { text: 'Import OPML' }), opmlForm),
+    catalogue);
+  // the shipped catalogue of real publishers, when this node has one
+  api(CATALOGUE_URL).then((r) => {
+    if (!r.ok || !r.body || !r.body.catalogue) return;
+    catalogue.replaceChildren(el('h2', { text: 'Catalogue' }),
+      el('p', { class: 'panel-note', text: 'Real publishers shipped with newsagg, by edition (the node needs internet access).' }),
+      cataloguePicker(r.body, () => refresh()));
+    catalogue.hidden = false;
+  });
   const list = el('section', { class: 'panel wide' }, el('h2', { text: 'Publisher health' }), el('div', { class: 'table-wrap' }, table), more);
   const node = el('div', { class: 'view admin-view' },
     el('div', { class: 'view-head' }, el('h1', { text: 'Sources' }), el('p', { class: 'sub', text: 'Add feeds and sites, import OPML, and watch every publisher’s polling health.' })),

@@ -7,8 +7,42 @@ export const FEED_JS = String.raw`
 import { CATEGORY_LABELS, REGION_LABELS, api, el, feedPath, problem, statusLine, storyPath, onNearEnd } from './dom.js?v=__V__';
 import { resultCard, storyCard } from './cards.js?v=__V__';
 
-/** where the publisher catalogue is offered (admin); a node without one answers 404 */
+/**
+ * The shipped catalogue of real publishers: GET says what it offers per edition and whether this
+ * node may import now (can_import: no publishers yet, or an admin token configured); POST
+ * {region} adds an edition's publishers. A node without it answers 404 and nothing is shown.
+ */
 export const CATALOGUE_URL = '/v1/catalogue';
+const TOKEN_KEY = 'newsagg_admin_token';
+
+/** Buttons that add an edition's publishers from the catalogue, with what came of it. */
+export function cataloguePicker(info, onAdded) {
+  const editions = ((info.catalogue && info.catalogue.editions) || []).filter((e) => e.publishers > 0);
+  const say = el('p', { class: 'notice', role: 'status' });
+  const add = async (region, button) => {
+    button.disabled = true;
+    say.className = 'notice';
+    say.textContent = 'Adding publishers…';
+    const r = await api(CATALOGUE_URL, { method: 'POST', json: { region }, token: sessionStorage.getItem(TOKEN_KEY) || undefined });
+    button.disabled = false;
+    if (!r.ok) {
+      say.className = 'notice warn';
+      say.textContent = r.status === 401 ? 'This node has an admin token: enter it on the admin page first.' : 'Not added: ' + problem(r) + '.';
+      return;
+    }
+    say.textContent = 'Added ' + r.body.added + ' of ' + r.body.offered + ' publishers. Their first stories appear within a few minutes.';
+    if (onAdded) onAdded(r.body);
+  };
+  const label = (region) => (region === 'global' ? 'International' : REGION_LABELS[region] || region);
+  const buttons = editions.map((e) => {
+    const b = el('button', { type: 'button', class: 'toggle', 'data-region': e.region, text: label(e.region) + ' (' + e.publishers + ')' });
+    b.addEventListener('click', () => add(e.region, b));
+    return b;
+  });
+  const all = el('button', { type: 'button', class: 'toggle', 'data-region': 'all', text: 'All (' + (info.catalogue.total || 0) + ')' });
+  all.addEventListener('click', () => add('all', all));
+  return el('div', { class: 'catalogue' }, el('div', { class: 'catalogue-buttons' }, buttons, all), say);
+}
 
 export function query(params) {
   const p = new URLSearchParams();
@@ -91,13 +125,17 @@ export function sourcesHelp() {
       el('code', { text: '--admin-token' }), ') to add a feed or site URL, or to import an OPML file.'),
     el('li', {}, 'Or start the node with ', el('code', { text: '--opml feeds.opml' }), ', or stop it and run ', el('code', { text: 'newsagg import-opml feeds.opml' }), '.'),
     el('li', {}, 'To look around without sources, start it with ', el('code', { text: '--demo' }), ' (simulated publishers).'));
-  api(CATALOGUE_URL).then((r) => {
-    if (r.status !== 0 && r.status !== 404) steps.prepend(el('li', {}, 'Pick publishers from the catalogue on the ', el('a', { href: '/admin', 'data-nav': '', text: 'admin page' }), '.'));
-  });
-  return el('div', { class: 'empty sources-help' },
+  const box = el('div', { class: 'empty sources-help' },
     el('h2', { text: 'No stories yet' }),
     el('p', { text: 'This node has no sources yet, or has not heard from them. Stories appear here a few minutes after sources are added. To add sources:' }),
     steps);
+  api(CATALOGUE_URL).then((r) => {
+    if (!r.ok || !r.body || !r.body.catalogue) return;
+    steps.append(el('li', {}, 'Or start it with ', el('code', { text: '--catalogue us' }), ' (or another edition, or ', el('code', { text: 'all' }),
+      ') to add real publishers from the catalogue shipped with newsagg.'));
+    if (r.body.can_import) box.append(el('h3', { text: 'Or add real publishers now (the node needs internet access):' }), cataloguePicker(r.body));
+  });
+  return box;
 }
 
 function emptyFeed(region, category) {

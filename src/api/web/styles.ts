@@ -39,6 +39,8 @@ button, input, select { font: inherit; color: inherit; }
 #breaking { display: flex; gap: .6rem; align-items: baseline; margin: 1rem 0 0; padding: .7rem 1rem; border-radius: 10px; background: var(--red); color: #fff; font-weight: 600; }
 #breaking[hidden], #new-stories[hidden] { display: none; }
 #breaking a { color: #fff; }
+#breaking strong { flex: none; padding: .1rem .45rem; border-radius: 4px; background: rgb(255 255 255 / .22); font-size: .78rem; text-transform: uppercase; letter-spacing: .05em; }
+#breaking .breaking-coverage { font-weight: 400; opacity: .9; }
 #new-stories { position: fixed; top: 7.2rem; left: 50%; transform: translateX(-50%); z-index: 6; padding: .5rem 1.1rem; border: 0; border-radius: 2rem; background: var(--accent); color: var(--card); font-weight: 600; box-shadow: 0 2px 8px rgb(0 0 0 / .25); cursor: pointer; }
 
 /* page frame */
@@ -135,6 +137,8 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 .empty { text-align: left; max-width: 40rem; margin: 0; padding: 1.4rem 1.6rem; background: var(--card); border-radius: var(--radius); box-shadow: var(--shadow); color: var(--fg); }
 .empty h2 { margin: 0 0 .4rem; font-size: 1.25rem; }
 .steps { padding-left: 1.2rem; } .steps li { margin: .45rem 0; }
+.empty h3 { margin: 1.1rem 0 .5rem; font-size: .95rem; }
+.catalogue-buttons { display: flex; flex-wrap: wrap; gap: .4rem; margin-bottom: .5rem; }
 
 /* Full Coverage page */
 .story-view { max-width: 860px; margin: 0 auto; }
