@@ -50,6 +50,7 @@ describe.skipIf(!chromiumAvailable)('front page in headless Chromium', { timeout
     await page.waitForFunction(() => document.querySelectorAll('.story-list > .story').length >= 20);
     const ids = await storyIds();
     expect(ids[0]).toBe(QUAKE.id); // the freshest, most covered story leads
+    expect(await page.$$eval('#feed > [data-story-id]', (els) => els.length)).toBe(ids.length); // one #feed: the list on screen
     const xss = page.locator('.story[data-story-id="xss"] .headline a');
     expect(await xss.textContent()).toBe(SCRIPT_TITLE);
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();

@@ -55,7 +55,8 @@ export function query(params) {
  * is not shown again. onFirst(body, res) runs after the first page (body null when it failed).
  */
 export function pagedList(o) {
-  const list = el('div', { class: 'story-list' });
+  // #feed: the story list of the view on screen (views kept for Back are detached, so the id stays unique)
+  const list = el('div', { class: 'story-list', id: 'feed' });
   const sentinel = el('div', { class: 'sentinel', 'aria-hidden': 'true' });
   const status = statusLine();
   const node = el('section', { class: 'stories', 'aria-label': o.label || 'Stories' }, list, sentinel, status);
