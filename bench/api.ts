@@ -215,6 +215,7 @@ async function seed(sql: import('../src/runtime/sql.js').Sql, n: number, cache: 
   const { addPublishers } = await import('../src/actors/store/publishers.js');
   const { CATEGORIES, REGIONS, storyScore, toCachedStory } = await import('../src/actors/store/feed-items.js');
   const { publishStories } = await import('../src/actors/store/feed-cache.js');
+  const { withRelated } = await import('../src/actors/store/related.js');
   const have = Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM articles')).rows[0]!.n);
   const r = rng(7);
   await addPublishers(sql, Array.from({ length: 200 }, (_, i) => ({ id: `bp${i}`, name: `Bench Publisher ${i}`, feed_url: `https://bp${i}.example/feed` })));
@@ -224,10 +225,12 @@ async function seed(sql: import('../src/runtime/sql.js').Sql, n: number, cache: 
     for (let i = start; i < Math.min(n, start + BATCH); i++) {
       const title = Array.from({ length: 8 }, () => pick(r)).join(' ');
       const snippet = Array.from({ length: 25 }, () => pick(r)).join(' ');
-      const story = i < STORIES ? `bs${i}` : `bsx${i % 50_000}`;
+      // the feeds' stories have four articles from four publishers (their cards carry headlines of the other three)
+      const story = i < 4 * STORIES ? `bs${i % STORIES}` : `bsx${i % 50_000}`;
+      const pub = i < 4 * STORIES ? (i + Math.floor(i / STORIES) * 7) % 200 : i % 200;
       rows.push({
-        id: `ba${String(i).padStart(8, '0')}`, url: `https://bp${i % 200}.example/a/${i}`, url_hash: `bh${i}`, simhash: null, title: title[0]!.toUpperCase() + title.slice(1),
-        snippet, thumbnail_url: null, publisher_id: `bp${i % 200}`, published_at: new Date(NOW - Math.floor(r() * 60 * 86_400_000)).toISOString(),
+        id: `ba${String(i).padStart(8, '0')}`, url: `https://bp${pub}.example/a/${i}`, url_hash: `bh${i}`, simhash: null, title: title[0]!.toUpperCase() + title.slice(1),
+        snippet, thumbnail_url: null, publisher_id: `bp${pub}`, published_at: new Date(NOW - Math.floor(r() * 60 * 86_400_000)).toISOString(),
         category: CATEGORIES[i % CATEGORIES.length]!, region: REGIONS[i % REGIONS.length]!, language: 'en', story_id: story, duplicate_of: null, entities: [], places: [],
       });
     }
@@ -243,7 +246,9 @@ async function seed(sql: import('../src/runtime/sql.js').Sql, n: number, cache: 
   await upsertStories(sql, stories);
   if (cache) {
     const byId = new Map(leads.map((a) => [a.id, a]));
-    for (let i = 0; i < stories.length; i += 500) await publishStories(cache, stories.slice(i, i + 500).map((s) => toCachedStory(s, byId.get(s.lead_article_id)!)));
+    for (let i = 0; i < stories.length; i += 500) {
+      await publishStories(cache, await withRelated(sql, stories.slice(i, i + 500).map((s) => toCachedStory(s, byId.get(s.lead_article_id)!))));
+    }
   }
   return Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM articles')).rows[0]!.n);
 }

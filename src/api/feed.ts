@@ -2,6 +2,7 @@ import { getArticles } from '../actors/store/articles.js';
 import { feedKey, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from '../actors/store/feed-cache.js';
 import { FeedCacheGuard } from '../actors/store/feed-rebuild.js';
+import { withRelated } from '../actors/store/related.js';
 import { getStories, rankedStories } from '../actors/store/stories.js';
 import type { Cache } from '../runtime/cache.js';
 import { describeError } from '../runtime/errors.js';
@@ -17,6 +18,16 @@ export interface FeedQuery {
   category: string;
   cursor: string | null;
   limit: number;
+  /**
+   * Items keep their headlines of other publishers (`related`). Asked for, not default: they
+   * double a page's bytes, and a cached page's cost is mostly its bytes.
+   */
+  related?: boolean;
+}
+
+/** The hot-cache key of a page. */
+function pageKey(q: FeedQuery): string {
+  return `${feedKey(q.region, q.category)}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}`;
 }
 
 interface FeedCursor extends Record<string, unknown> {
@@ -113,13 +124,13 @@ export class FeedService {
 
   /** The rendered page when the hot cache holds a fresh one, else null; synchronous, no I/O. */
   cached(q: FeedQuery): HotEntry | null {
-    return this.hot.get(`${feedKey(q.region, q.category)}|${q.limit}|${q.cursor ?? ''}`);
+    return this.hot.get(pageKey(q));
   }
 
   /** The rendered page (JSON body + ETag), from the hot cache when fresh. Throws InvalidCursorError. */
   async render(q: FeedQuery): Promise<HotEntry> {
     const scope = feedKey(q.region, q.category);
-    const key = `${scope}|${q.limit}|${q.cursor ?? ''}`;
+    const key = pageKey(q);
     const hit = this.hot.get(key);
     if (hit) return hit;
     const token = this.hot.token(scope);
@@ -165,7 +176,7 @@ export class FeedService {
       rows.length > q.limit && last
         ? this.o.codec.encode(scope, { s: snap, o: offset, k: last.score, i: last.item.story_id } satisfies FeedCursor)
         : null;
-    return { items: items.map((r) => r.item), next_cursor: next };
+    return { items: items.map((r) => (q.related || r.item.related === undefined ? r.item : withoutRelated(r.item))), next_cursor: next };
   }
 
   /** Rank order after (score, id), skipping `skip` entries; cache first, database when it fails or is cold. */
@@ -215,7 +226,7 @@ export class FeedService {
     try {
       const raw = await this.o.cache.mget(ids.map(storyKey));
       missing = [];
-      raw.forEach((v, i) => (v ? found.set(ids[i]!, JSON.parse(v) as CachedStory) : missing.push(ids[i]!)));
+      raw.forEach((v, i) => (v ? found.set(ids[i]!, cachedEntry(v)) : missing.push(ids[i]!)));
     } catch (err) {
       this.log.debug({ err: describeError(err) }, 'stories from the database');
     }
@@ -232,9 +243,22 @@ export class FeedService {
     const stories = await getStories(this.o.sql, ids);
     const leadIds = stories.map((s) => s.lead_article_id).filter((x): x is string => !!x);
     const leads = new Map((await getArticles(this.o.sql, leadIds)).map((a) => [a.id, a]));
-    return stories.flatMap((s) => {
+    const cached = stories.flatMap((s) => {
       const lead = s.lead_article_id ? leads.get(s.lead_article_id) : undefined;
       return lead ? [toCachedStory(s, lead)] : [];
     });
+    return withRelated(this.o.sql, cached);
   }
+}
+
+/** A story entry as the cache holds it; one written before items carried publisher_id gets it from the entry. */
+function cachedEntry(raw: string): CachedStory {
+  const s = JSON.parse(raw) as CachedStory;
+  s.item.publisher_id ??= s.publisher_id;
+  return s;
+}
+
+function withoutRelated(item: FeedItem): FeedItem {
+  const { related: _r, ...rest } = item;
+  return rest;
 }

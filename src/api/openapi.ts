@@ -18,11 +18,16 @@ const obj = (properties: Record<string, Schema>, required = Object.keys(properti
 
 const schemas: Record<string, Schema> = {
   Error: obj({ error: obj({ code: str, message: str }) }),
-  FeedItem: obj({
-    article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_name: str,
-    published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
-    region: strOrNull, coverage_count: int,
-  }),
+  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str }),
+  FeedItem: obj(
+    {
+      article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
+      published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
+      region: strOrNull, coverage_count: int,
+      related: { type: 'array', maxItems: 3, description: 'up to 3 headlines of other publishers, newest first; /r/{article_id} leads to each', items: ref('RelatedHeadline') },
+    },
+    ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'category', 'region', 'coverage_count'],
+  ),
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
@@ -40,12 +45,18 @@ const schemas: Record<string, Schema> = {
     updated_at: dateTime, category: strOrNull, regions: { type: 'array', items: str },
   }),
   StoryPublisher: obj({ id: str, name: str, article_count: int }),
+  StoryArticle: { allOf: [ref('Article'), obj({ display_title: str })] },
+  TimelineEntry: obj({ at: dateTime, article_id: str, article_count: int }),
+  RegionCoverage: obj({ region: str, article_count: int, article_ids: { type: 'array', items: str } }),
   StoryDetail: obj({
     story: ref('Story'),
-    articles: { type: 'array', items: ref('Article') },
+    articles: { type: 'array', items: ref('StoryArticle') },
     publishers: { type: 'array', items: ref('StoryPublisher') },
+    timeline: { type: 'array', description: 'how the story developed, oldest first: up to 6 stretches of time, each through one report', items: ref('TimelineEntry') },
+    top_coverage: { type: 'array', description: 'ids of up to 5 other reports, one per publisher, most authoritative first', items: str },
+    by_region: { type: 'array', description: 'articles by region, most covered first', items: ref('RegionCoverage') },
   }),
-  SearchItem: { allOf: [ref('Article'), obj({ rank: { type: 'number' } })] },
+  SearchItem: { allOf: [ref('Article'), obj({ rank: { type: 'number' }, matches: int, coverage_count: int })] },
   SearchPage: obj({ items: { type: 'array', items: ref('SearchItem') }, next_cursor: strOrNull }),
   Publisher: obj({
     id: str, name: str, feed_url: str, site_url: strOrNull, country: strOrNull, region: strOrNull, category: strOrNull, tier: int,
@@ -87,7 +98,10 @@ export const openApiDocument = {
     '/v1/feed': {
       get: {
         summary: 'One item per story (its lead), diversity enforced',
-        parameters: [region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20)],
+        parameters: [
+          region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20),
+          p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
+        ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
       },
     },
@@ -95,11 +109,11 @@ export const openApiDocument = {
       get: { summary: 'An article with related articles of its story', parameters: [pathId('article id')], responses: { 200: ok('ArticleDetail'), 404: error('no such article'), ...common } },
     },
     '/v1/stories/{id}': {
-      get: { summary: 'Full Coverage: every article and publisher of a story', parameters: [pathId('story id')], responses: { 200: ok('StoryDetail'), 404: error('no such story'), ...common } },
+      get: { summary: 'Full Coverage: every article and publisher of a story, a timeline, top coverage and coverage by region', parameters: [pathId('story id')], responses: { 200: ok('StoryDetail'), 404: error('no such story'), ...common } },
     },
     '/v1/search': {
       get: {
-        summary: 'Full-text search (websearch syntax), title over snippet, blended with recency',
+        summary: 'Full-text search (websearch syntax), title over snippet, blended with recency; one result per story (its best-matching article)',
         parameters: [p('q', 'query, 1–200 characters', str, true), p('category', 'topic filter', { type: 'string', enum: [...CATEGORIES] }), region, cursor, limit(50, 20)],
         responses: { 200: ok('SearchPage'), ...common },
       },

@@ -151,6 +151,14 @@ describe.each(databases)('API contract on %s', (_name, open) => {
     expect(r.body.articles.map((a: { id: string }) => a.id).sort()).toEqual([...coverage].sort());
     expect(r.body.publishers.map((p: { id: string }) => p.id).sort()).toEqual(['p1', 'p2', 'px']);
     expect(r.body.publishers[0]).toEqual({ id: 'p2', name: 'Publisher p2', article_count: 2 });
+    // the page's sections name articles of the response
+    const ids = new Set(coverage);
+    expect(r.body.timeline.length).toBeGreaterThan(0);
+    for (const t of r.body.timeline) expect(ids.has(t.article_id)).toBe(true);
+    expect(r.body.timeline.reduce((n: number, t: { article_count: number }) => n + t.article_count, 0)).toBe(coverage.length);
+    expect(r.body.top_coverage.every((id: string) => ids.has(id) && id !== 'a-cov')).toBe(true);
+    expect(r.body.by_region).toEqual([{ region: 'eu', article_count: 4, article_ids: expect.any(Array) }]);
+    expect(r.body.articles.find((a: { id: string }) => a.id === 'a-cov').display_title).toBe('Probe lands on comet');
   });
 
   it('searches with results that match the document', async () => {
@@ -208,7 +216,7 @@ describe.each(databases)('API contract on %s', (_name, open) => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
-    expect(page.text).toContain('<script type="module" src="/app.js">');
+    expect(page.text).toMatch(/<script type="module" src="\/app\.js\?v=[0-9a-f]+"><\/script>/);
     const js = await api.get('/app.js');
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertArticles, type ArticleRow } from '../../src/actors/store/articles.js';
+import { upsertStories } from '../../src/actors/store/stories.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
 import { startApi, type ApiHarness } from './harness.js';
@@ -140,5 +141,84 @@ describe('search first pages kept rendered for a few seconds', () => {
     expect(b.text).toBe(a.text);
     expect(b.headers.etag).toBe(a.headers.etag);
     expect((await api.get('/v1/search?q=tours', { 'if-none-match': String(a.headers.etag) })).status).toBe(304);
+  });
+});
+
+describe('search results grouped by story', () => {
+  let db: TestDb;
+  let api: ApiHarness;
+  type Item = { id: string; story_id: string | null; matches: number; coverage_count: number };
+  const items = async (path: string): Promise<Item[]> => {
+    const r = await api.get(path);
+    expect(r.status, r.text).toBe(200);
+    expectMatchesOpenApi('/v1/search', 'get', 200, r.body);
+    return r.body.items;
+  };
+
+  beforeAll(async () => {
+    db = await scratchPostgres();
+    const inStory = (story: string) => ({ story_id: story });
+    await upsertArticles(db.sql, [
+      // one story told by five outlets, the freshest with the word in its title
+      article('quake-a', 'Earthquake shakes the capital', 'Buildings swayed downtown', 1, inStory('quake')),
+      article('quake-b', 'Earthquake: residents sleep outside', 'Aftershocks feared', 2, inStory('quake')),
+      article('quake-c', 'Strong tremor felt across region', 'The earthquake struck at dawn', 3, inStory('quake')),
+      article('quake-d', 'Earthquake damage assessed', 'Engineers inspect bridges', 4, inStory('quake')),
+      article('quake-e', 'Rescue teams reach villages', 'After the earthquake roads were cut', 5, inStory('quake')),
+      // another story, older, two outlets
+      article('drill-a', 'Earthquake drill held in schools', 'Pupils practised', 30, inStory('drill')),
+      article('drill-b', 'Schools rehearse for an earthquake', 'A yearly exercise', 31, inStory('drill')),
+      // an article no story has taken yet, and a wire copy (never listed)
+      article('lone', 'Earthquake insurance explained', 'What policies cover', 10, { story_id: null }),
+      article('copy', 'Earthquake shakes the capital', 'Buildings swayed downtown', 1, { ...inStory('quake'), duplicate_of: 'quake-a' }),
+      // unrelated
+      article('other', 'Harvest festival returns', 'Stalls and music', 1, inStory('fest')),
+    ]);
+    const story = (id: string, lead: string, n: number) => ({
+      id, title: id, lead_article_id: lead, article_count: n, publisher_count: n, first_seen: hoursAgo(40), updated_at: hoursAgo(1),
+      category: 'world', regions: ['us'], entities: [], score: 1,
+    });
+    await upsertStories(db.sql, [story('quake', 'quake-a', 6), story('drill', 'drill-a', 2), story('fest', 'other', 1)]);
+    api = await startApi(db.sql, new MemoryCache(), { now: () => NOW, searchHotTtlMs: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await db?.cleanup();
+  });
+
+  it('lists each story once, as its best-matching article, with how many of its articles matched', async () => {
+    const got = await items('/v1/search?q=earthquake');
+    expect(got.map((i) => i.id)).toEqual(['quake-a', 'lone', 'drill-a']);
+    expect(got.map((i) => [i.story_id, i.matches, i.coverage_count])).toEqual([
+      ['quake', 5, 6],
+      [null, 1, 1],
+      ['drill', 2, 2],
+    ]);
+  });
+
+  it('a filter narrows the articles before they are grouped', async () => {
+    const got = await items(`/v1/search?q=${encodeURIComponent('earthquake -capital')}`);
+    expect(got.find((i) => i.story_id === 'quake')).toMatchObject({ id: 'quake-b', matches: 4 });
+  });
+
+  it('pages by cursor over stories: the same stories in the same order as one page, none twice', async () => {
+    const whole = (await items('/v1/search?q=earthquake&limit=50')).map((i) => i.id);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    for (let n = 0; n < 10; n++) {
+      const r = await api.get(`/v1/search?q=earthquake&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(r.status, r.text).toBe(200);
+      paged.push(...r.body.items.map((i: Item) => i.id));
+      cursor = r.body.next_cursor;
+      if (!cursor) break;
+    }
+    expect(paged).toEqual(whole);
+    expect(cursor).toBeNull();
+  });
+
+  it('an empty result is an empty page', async () => {
+    const r = await api.get('/v1/search?q=volcano');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ items: [], next_cursor: null });
   });
 });

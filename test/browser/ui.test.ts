@@ -1,28 +1,21 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import sharp from 'sharp';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
-import { seedStories } from '../helpers/seed.js';
-import { SCRIPT_TITLE, iso, seedCoverage, stories } from '../api/fixtures.js';
+import { SCRIPT_TITLE } from '../api/fixtures.js';
 import { startApi, type ApiHarness } from '../api/harness.js';
+import { QUAKE, chromiumAvailable, launch, seedNewsroom } from './fixtures.js';
 
 // The callbacks below run inside the page; the project's TypeScript has no DOM library, so the
 // few browser globals they use are declared loosely here.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 declare const window: any;
-type HTMLImageElement = any;
-type HTMLDialogElement = any;
+declare class CustomEvent {
+  constructor(type: string, init?: unknown);
+}
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) console.warn(`skipping browser tests: ${CHROMIUM} is missing (apt-get install -y chromium)`);
-
-describe.skipIf(!available)('web UI in headless Chromium', () => {
+describe.skipIf(!chromiumAvailable)('front page in headless Chromium', { timeout: 60_000 }, () => {
   let db: TestDb;
   let api: ApiHarness;
   let browser: Browser;
@@ -31,24 +24,17 @@ describe.skipIf(!available)('web UI in headless Chromium', () => {
 
   beforeAll(async () => {
     db = await scratchPostgres();
-    const seedCache = new MemoryCache();
-    await seedStories(db.sql, seedCache, stories(60, 's', 0));
-    await seedStories(db.sql, seedCache, [{ id: 'xss', publisher: 'p3', category: 'politics', region: 'us', updatedAt: iso(200), title: SCRIPT_TITLE }]);
-    await seedCoverage(db.sql, seedCache, 'cov', 150);
-    const webp = await sharp({ create: { width: 32, height: 18, channels: 3, background: '#c33' } }).webp().toBuffer();
-    const hash = createHash('sha256').update(webp).digest('hex');
-    // the API starts on an empty cache, so it reads these rows (thumbnail included) from PostgreSQL
-    await db.sql.query('UPDATE articles SET thumbnail_url = $1 WHERE id = $2', [`/thumbs/${hash.slice(0, 2)}/${hash}.webp`, 'a-cov']);
     api = await startApi(db.sql, new MemoryCache());
-    mkdirSync(join(api.dataDir, 'thumbs', hash.slice(0, 2)), { recursive: true });
-    writeFileSync(join(api.dataDir, 'thumbs', hash.slice(0, 2), `${hash}.webp`), webp);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    await seedNewsroom(db.sql, api.dataDir);
+    browser = await launch();
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page.setDefaultTimeout(20_000);
     page.on('pageerror', (e) => pageErrors.push(String(e)));
+    // what the live module would hear
+    await page.addInitScript(() => {
+      window.__views = [];
+      document.addEventListener('newsagg:view', (e: any) => window.__views.push(e.detail));
+    });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -56,63 +42,86 @@ describe.skipIf(!available)('web UI in headless Chromium', () => {
     await db?.cleanup();
   });
 
-  const storyIds = () => page.$$eval('#feed li.card', (els) => els.map((e) => e.getAttribute('data-story') ?? ''));
+  const storyIds = () => page.$$eval('.story-list > [data-story-id]', (els) => els.map((e) => e.getAttribute('data-story-id') ?? ''));
+  const views = () => page.evaluate(() => window.__views as { region: string; category: string; storyId: string | null }[]);
 
-  it('loads top stories, shows a <script> title as text, with relative times and thumbnails', async () => {
+  it('shows top stories as cards: publisher text as text, relative times, a loaded thumbnail, headlines of other publishers under the lead', async () => {
     await page.goto(api.url + '/');
-    await page.waitForFunction(() => document.querySelectorAll('#feed li.card').length >= 20);
-    const xss = page.locator('#feed li.card[data-story="xss"] .title');
+    await page.waitForFunction(() => document.querySelectorAll('.story-list > .story').length >= 20);
+    const ids = await storyIds();
+    expect(ids[0]).toBe(QUAKE.id); // the freshest, most covered story leads
+    expect(await page.$$eval('#feed > [data-story-id]', (els) => els.length)).toBe(ids.length); // one #feed: the list on screen
+    const xss = page.locator('.story[data-story-id="xss"] .headline a');
     expect(await xss.textContent()).toBe(SCRIPT_TITLE);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(1); // only app.js
-    expect(await page.evaluate(() => document.querySelectorAll('#feed b').length)).toBe(0);
-    const times = await page.$$eval('#feed time', (els) => els.map((e) => e.textContent ?? ''));
-    expect(times.length).toBeGreaterThan(0);
-    for (const t of times) expect(t).toMatch(/ago|yesterday|now|in |tomorrow|\d/);
-    const img = page.locator('#feed li.card[data-story="cov"] img.thumb');
-    await img.waitFor();
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => document.querySelectorAll('#view b, #view script').length)).toBe(0);
+    for (const t of await page.$$eval('.story time', (els) => els.map((e) => e.textContent ?? ''))) expect(t).toMatch(/ago|yesterday|now|in |tomorrow|\d/);
     await page.waitForFunction(() => {
-      const i = document.querySelector('#feed li.card[data-story="cov"] img.thumb') as HTMLImageElement | null;
+      const i = document.querySelector('.story[data-story-id="quake"] img.thumb');
       return !!i && i.complete && i.naturalWidth > 0;
     });
-    expect(await page.locator('#topics button[aria-pressed="true"]').textContent()).toBe('top');
+    // the lead's headline links to the publisher through the click redirect; other outlets' headlines sit under it
+    const quake = page.locator('.story[data-story-id="quake"]');
+    expect(await quake.locator('.lead .headline a').getAttribute('href')).toBe(`/r/${QUAKE.lead}`);
+    const related = await quake.locator('.related li').evaluateAll((els) => els.map((e) => [e.querySelector('.publisher')?.textContent, e.querySelector('a')?.getAttribute('href')]));
+    expect(related.length).toBeGreaterThanOrEqual(2);
+    expect(related.length).toBeLessThanOrEqual(3);
+    expect(related.map((r) => r[0])).not.toContain('Harbour Times'); // the lead's own publisher
+    for (const [, href] of related) expect(href).toMatch(/^\/r\/q-/);
+    // the live module's contract: the count alone in .coverage-count, inside the card that names the story
+    expect(await quake.locator('.coverage-count').textContent()).toBe('7');
+    expect(await page.locator('#sections a[aria-current="page"]').textContent()).toBe('Top stories');
+    expect(await views()).toEqual([{ region: 'global', category: 'top', storyId: null }]);
   });
 
-  it('scrolls two more pages without repeats', async () => {
+  it('scrolls further pages in without repeating a story', async () => {
     for (const want of [40, 60]) {
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await page.waitForFunction((n) => document.querySelectorAll('#feed li.card').length >= n, want);
+      await page.waitForFunction((n) => document.querySelectorAll('.story-list > .story').length >= n, want);
     }
     const ids = await storyIds();
-    expect(ids.length).toBeGreaterThanOrEqual(60);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('opens Full Coverage with every article and publisher of the story', async () => {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.click('#feed li.card[data-story="cov"] button.coverage');
-    await page.waitForFunction(() => document.querySelectorAll('#coverage-articles li').length === 4);
-    expect(await page.evaluate(() => (document.getElementById('coverage') as HTMLDialogElement).open)).toBe(true);
-    expect(await page.textContent('#coverage-title')).toBe('Probe lands on comet');
-    const pubs = await page.$$eval('#coverage-publishers li', (els) => els.map((e) => e.textContent));
-    expect(pubs).toHaveLength(3);
-    expect(pubs).toContain('Extra Daily (1)');
-    await page.click('#coverage-close');
+  it('switches topic and edition with real URLs, and tells the live module each time', async () => {
+    await page.click('#sections a[data-section="science"]');
+    await page.waitForURL(/\/\?category=science$/);
+    await page.waitForFunction(() => {
+      const cards = [...document.querySelectorAll('.story-list > .story')];
+      return cards.length > 0 && cards.every((c: any) => c.querySelector('.topic')?.textContent === 'Science');
+    });
+    await page.selectOption('#edition', 'uk');
+    await page.waitForURL(/\/\?region=uk&category=science$/);
+    await page.waitForFunction(() => document.querySelector('.view-head .sub')?.textContent?.startsWith('United Kingdom · '));
+    expect((await views()).slice(-2)).toEqual([
+      { region: 'global', category: 'science', storyId: null },
+      { region: 'uk', category: 'science', storyId: null },
+    ]);
   });
 
-  it('switches topic tabs and searches', async () => {
-    await page.click('#topics button[data-value="science"]');
+  it('reloads the current view when the live module asks (newsagg:refresh)', async () => {
+    await page.evaluate(() => document.querySelector('.story-list').setAttribute('data-old', '1'));
+    await page.evaluate(() => document.dispatchEvent(new CustomEvent('newsagg:refresh')));
     await page.waitForFunction(() => {
-      const cards = [...document.querySelectorAll('#feed li.card')];
-      return cards.length > 0 && cards.every((c: any) => c.querySelector('.cat')?.textContent === 'science');
+      const list = document.querySelector('.story-list');
+      return !!list && !list.hasAttribute('data-old') && list.children.length > 0;
     });
-    await page.fill('#q', 'comet landing');
-    await page.press('#q', 'Enter');
-    await page.waitForFunction(() => (document.getElementById('heading')?.textContent ?? '').includes('comet landing'));
-    await page.waitForFunction(() => document.querySelectorAll('#feed li.card').length > 0);
-    const ids = await page.$$eval('#feed li.card', (els) => els.map((e) => e.getAttribute('data-article')));
-    expect(ids.length).toBeGreaterThanOrEqual(3);
-    for (const id of ids) expect(id).toMatch(/^a-cov/);
+    expect(page.url()).toMatch(/\/\?region=uk&category=science$/);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('on a phone: one column, cards and the Full Coverage link still there', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await phone.goto(api.url + '/');
+      await phone.waitForFunction(() => document.querySelectorAll('.story-list > .story').length > 0);
+      const box = await phone.locator('.story-list > .story').first().boundingBox();
+      expect(box!.width).toBeGreaterThan(330);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await phone.locator('.story-list > .story .full-coverage').first().isVisible()).toBe(true);
+    } finally {
+      await phone.close();
+    }
   });
 });

@@ -85,6 +85,20 @@ describe('a node ingesting from simulated publishers', { timeout: 150_000 }, () 
     expect(story.status).toBe(200);
   });
 
+  it("shows headlines of other publishers under a story's lead, read when the story is written", async () => {
+    type Item = { publisher_id: string; publisher_name: string; related?: { article_id: string; publisher_name: string; title: string }[] };
+    const item = await until('a feed item with headlines of other publishers', async () => {
+      const r = await get('/v1/feed?limit=50&related=true');
+      return (r.body.items as Item[]).find((i) => (i.related?.length ?? 0) > 0) ?? null;
+    });
+    expect(item.related!.length).toBeLessThanOrEqual(3);
+    const names = item.related!.map((r) => r.publisher_name);
+    expect(names).not.toContain(item.publisher_name);
+    expect(new Set(names).size).toBe(names.length);
+    const { rows } = await node.sql.query<{ publisher_id: string }>('SELECT publisher_id FROM articles WHERE id = ANY($1::text[])', [item.related!.map((r) => r.article_id)]);
+    expect(rows.map((r) => r.publisher_id)).not.toContain(item.publisher_id);
+  });
+
   it('makes thumbnails after storing and serves them at the URL the article names', async () => {
     const url = await until('an article with a thumbnail', async () => {
       const { rows } = await node.sql.query<{ thumbnail_url: string }>('SELECT thumbnail_url FROM articles WHERE thumbnail_url IS NOT NULL LIMIT 1');

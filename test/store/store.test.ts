@@ -98,16 +98,19 @@ describe.each(databases)('store on %s', (_name, open) => {
   it('searches title over snippet with websearch syntax, recency and filters, paging by keyset', async () => {
     const now = Date.parse('2026-11-21T00:00:00Z');
     await upsertArticles(db.sql, [
-      article('q1', { url_hash: 'h-q1', title: 'Volcano erupts near harbour town', snippet: 'Ash cloud grounds flights.', category: 'science', published_at: '2026-11-20T20:00:00Z' }),
-      article('q2', { url_hash: 'h-q2', title: 'Harbour reopens', snippet: 'Officials say the volcano is calm.', category: 'world', published_at: '2026-11-20T20:00:00Z' }),
-      article('q3', { url_hash: 'h-q3', title: 'Volcano erupts again', snippet: 'Second eruption this year.', category: 'science', region: 'uk', published_at: '2026-06-01T00:00:00Z' }),
-      article('q4', { url_hash: 'h-q4', title: 'Volcano copy', snippet: 'copy', duplicate_of: 'q1' }),
+      article('q1', { url_hash: 'h-q1', title: 'Volcano erupts near harbour town', snippet: 'Ash cloud grounds flights.', category: 'science', published_at: '2026-11-20T20:00:00Z', story_id: 'sq1' }),
+      article('q2', { url_hash: 'h-q2', title: 'Harbour reopens', snippet: 'Officials say the volcano is calm.', category: 'world', published_at: '2026-11-20T20:00:00Z', story_id: 'sq2' }),
+      article('q3', { url_hash: 'h-q3', title: 'Volcano erupts again', snippet: 'Second eruption this year.', category: 'science', region: 'uk', published_at: '2026-06-01T00:00:00Z', story_id: 'sq3' }),
+      article('q4', { url_hash: 'h-q4', title: 'Volcano copy', snippet: 'copy', duplicate_of: 'q1', story_id: 'sq1' }),
+      article('q5', { url_hash: 'h-q5', title: 'Flights resume', snippet: 'The volcano ash has cleared.', category: 'science', published_at: '2026-11-20T19:00:00Z', story_id: 'sq1' }),
     ]);
     const hits = await searchArticles(db.sql, { q: 'volcano', limit: 10, now });
     expect(hits.map((h) => h.id).slice(0, 2)).toEqual(['q1', 'q2']); // title match first; old one last
     expect(hits.map((h) => h.id)).not.toContain('q4');
     expect(hits.at(-1)!.id).toBe('q3');
-    expect((await searchArticles(db.sql, { q: 'volcano -harbour', limit: 10, now })).map((h) => h.id)).toEqual(['q3']);
+    expect(hits.map((h) => [h.id, h.matches])).toEqual([['q1', 2], ['q2', 1], ['q3', 1]]); // q5 folds into its story's best hit, q1
+    // q1 is left out by the query, so its story is shown through q5
+    expect((await searchArticles(db.sql, { q: 'volcano -harbour', limit: 10, now })).map((h) => h.id)).toEqual(['q5', 'q3']);
     expect((await searchArticles(db.sql, { q: 'volcano', category: 'science', region: 'uk', limit: 10, now })).map((h) => h.id)).toEqual(['q3']);
     const p1 = await searchArticles(db.sql, { q: 'volcano', limit: 1, now });
     const p2 = await searchArticles(db.sql, { q: 'volcano', limit: 1, now, after: { rank: p1[0]!.rank, id: p1[0]!.id } });

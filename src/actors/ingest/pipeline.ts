@@ -5,6 +5,7 @@ import type { ArticleInput } from '../enrich/text.js';
 import { existingUrlHashes, getArticles, refreshArticles, upsertArticles, type ArticleRow, type RefreshRow } from '../store/articles.js';
 import { publishStories } from '../store/feed-cache.js';
 import { toCachedStory, type CachedStory } from '../store/feed-items.js';
+import { withRelated } from '../store/related.js';
 import { upsertStories, type StoryRow } from '../store/stories.js';
 import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
@@ -208,10 +209,15 @@ export class IngestPipeline {
       const { rows } = await this.d.sql.query<{ id: string; name: string }>('SELECT id, name FROM publishers WHERE id = ANY($1::text[])', [unnamed]);
       for (const r of rows) names.set(r.id, r.name);
     }
-    const cached: CachedStory[] = [];
+    let cached: CachedStory[] = [];
     for (const s of storyRows) {
       const lead = s.lead_article_id ? (older.get(s.lead_article_id) ?? inBatch.get(s.lead_article_id)) : undefined;
       if (lead) cached.push(toCachedStory(s, { ...lead, publisher_name: names.get(lead.publisher_id) ?? lead.publisher_id }));
+    }
+    try {
+      cached = await withRelated(this.d.sql, cached);
+    } catch (err) {
+      this.log.warn({ err: describeError(err) }, 'headlines of other publishers not read; stories go out without them');
     }
     try {
       await publishStories(this.d.cache, cached);

@@ -119,15 +119,15 @@ export async function getArticles(sql: Sql, ids: readonly string[]): Promise<(Ar
   return rows.map((r) => toArticle(r) as ArticleRow & { publisher_name: string });
 }
 
-/** Every article of a story, newest first (Full Coverage). */
-export async function storyArticles(sql: Sql, storyId: string, limit = 500): Promise<(ArticleRow & { publisher_name: string })[]> {
+/** Every article of a story, newest first (Full Coverage), with its publisher's name and tier (null when unknown). */
+export async function storyArticles(sql: Sql, storyId: string, limit = 500): Promise<(ArticleRow & { publisher_name: string; publisher_tier: number | null })[]> {
   const { rows } = await sql.query(
-    `SELECT ${ARTICLE_COLS}, COALESCE(p.name, a.publisher_id) AS publisher_name
+    `SELECT ${ARTICLE_COLS}, COALESCE(p.name, a.publisher_id) AS publisher_name, p.tier AS publisher_tier
        FROM articles a LEFT JOIN publishers p ON p.id = a.publisher_id
       WHERE a.story_id = $1 ORDER BY a.published_at DESC, a.id DESC LIMIT $2`,
     [storyId, limit],
   );
-  return rows.map((r) => toArticle(r) as ArticleRow & { publisher_name: string });
+  return rows.map((r) => toArticle(r) as ArticleRow & { publisher_name: string; publisher_tier: number | null });
 }
 
 /** An already stored article, as exact dedup needs it. */

@@ -1,6 +1,17 @@
 import type { ArticleRow } from './articles.js';
 import type { StoryRow } from './stories.js';
 
+/**
+ * A headline of another publisher shown under a story's lead (its own wording of the story).
+ * No URL: `/r/{article_id}` leads to it (and counts the click), and every byte here is repeated
+ * three times in every item of a feed page that carries them.
+ */
+export interface RelatedHeadline {
+  article_id: string;
+  title: string;
+  publisher_name: string;
+}
+
 /** One feed entry: a story shown through its lead article (DESIGN §6). */
 export interface FeedItem {
   article_id: string;
@@ -8,13 +19,23 @@ export interface FeedItem {
   title: string;
   summary: string | null;
   thumbnail_url: string | null;
+  publisher_id: string;
   publisher_name: string;
   published_at: string;
   source_url: string;
   category: string | null;
   region: string | null;
   coverage_count: number;
+  /**
+   * Up to RELATED_MAX headlines of other publishers, newest first, filled when the story is
+   * written into the feed cache (no work when a page is served); absent when none is known.
+   * Feed pages keep them only when asked (`related=true`): they double a page's bytes.
+   */
+  related?: RelatedHeadline[];
 }
+
+/** headlines of other publishers a feed item carries at most */
+export const RELATED_MAX = 3;
 
 /** What the cache keeps per story: the public item plus what ranking needs. */
 export interface CachedStory {
@@ -73,6 +94,7 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
       title: readerTitle(lead.title, lead.publisher_name),
       summary: lead.snippet,
       thumbnail_url: lead.thumbnail_url,
+      publisher_id: lead.publisher_id,
       publisher_name: lead.publisher_name,
       published_at: lead.published_at,
       source_url: lead.url,
@@ -93,4 +115,39 @@ export function feedsOf(s: { category: string | null; regions: readonly string[]
   const out: string[] = [];
   for (const r of regions) for (const c of cats) out.push(feedKey(r, c));
   return out;
+}
+
+/** An article of a story that could be shown under its lead. */
+export interface HeadlineCandidate {
+  id: string;
+  title: string;
+  publisher_id: string;
+  publisher_name: string;
+}
+
+/**
+ * The headlines shown under a story's lead: other publishers only, one each, in the order given
+ * (newest first), and never a headline that reads the same as the lead's or one already picked
+ * (syndicated copies under another masthead add nothing to read).
+ */
+export function pickRelated(lead: Pick<FeedItem, 'article_id' | 'publisher_id' | 'title'>, candidates: readonly HeadlineCandidate[], max = RELATED_MAX): RelatedHeadline[] {
+  const out: RelatedHeadline[] = [];
+  const publishers = new Set([lead.publisher_id]);
+  const titles = new Set([headlineKey(lead.title)]);
+  for (const c of candidates) {
+    if (out.length >= max) break;
+    if (c.id === lead.article_id || publishers.has(c.publisher_id)) continue;
+    const title = readerTitle(c.title, c.publisher_name);
+    const key = headlineKey(title);
+    if (key === '' || titles.has(key)) continue;
+    publishers.add(c.publisher_id);
+    titles.add(key);
+    out.push({ article_id: c.id, title, publisher_name: c.publisher_name });
+  }
+  return out;
+}
+
+/** A headline's text for comparison: case, punctuation and spacing ignored. */
+export function headlineKey(t: string): string {
+  return t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }

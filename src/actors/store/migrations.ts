@@ -1,6 +1,6 @@
 import type { Migration } from '../../runtime/migrate.js';
 import type { Sql } from '../../runtime/sql.js';
-import { searchCommonLexemes, searchFunction } from './search-migrations.js';
+import { searchCommonLexemes, searchFunction, searchGroupedByStory } from './search-migrations.js';
 
 export { COMMON_QUERY_FREQ } from './search-migrations.js';
 
@@ -218,6 +218,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 5, name: 'search plans queries with common words for their literal', sql: searchCommonLexemes },
   { version: 6, name: 'drop the url_hash index the unique (url_hash, published_at) index makes redundant', sql: dropRedundantUrlHashIndex },
   { version: 7, name: 'cheaper ingest writes: drop indexes no query uses, no search vector for duplicates', sql: cheaperIngestWrites },
+  { version: 25, name: 'search answers one result per story, with how many of its articles matched', sql: searchGroupedByStory },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

@@ -1,6 +1,7 @@
 /**
- * The search migrations' SQL (migrations 4 and 5): `search_articles` returning one page, and
- * the common-lexeme table that decides which queries are planned for their literal.
+ * The search migrations' SQL (migrations 4, 5 and 25): `search_articles` returning one page, the
+ * common-lexeme table that decides which queries are planned for their literal, and the fold of
+ * the page to one result per story.
  */
 
 // Search as one function, so the whole request is one statement: PL/pgSQL keeps its plan per
@@ -187,4 +188,69 @@ END
 $fn$;
 
 SELECT refresh_search_common_lexemes();
+`;
+
+// Grouped by story (migration 25). A reader searching "earthquake" wants each story once, not
+// every outlet's copy of it: the ranked candidates are folded to the best-ranked article per story
+// (an article not yet in a story is its own group), with the number of candidates the story had;
+// keyset paging stays on the (rank, id) of that best article, so cursors work as before. Only the
+// narrow (id, group, rank) rows are sorted for the fold; the page's fields are joined back from
+// the candidates afterwards, and the story's article count comes with them.
+const groupedStatement = (p: SearchSqlParts) => `
+  WITH ${p.cte}recent AS (
+    SELECT a.id, a.story_id, a.title, a.snippet, a.thumbnail_url, a.publisher_id, a.url, a.published_at, a.category,
+           a.region, a.language, a.duplicate_of, a.search
+      FROM articles a${p.from}
+     WHERE a.search @@ ${p.tsq} AND a.duplicate_of IS NULL
+       AND (${p.category} IS NULL OR a.category = ${p.category}) AND (${p.region} IS NULL OR a.region = ${p.region})
+     ORDER BY a.published_at DESC, a.id DESC LIMIT ${p.candidates}
+  ),
+  hits AS (
+    SELECT r.id, COALESCE(r.story_id, ' ' || r.id) AS grp, round((ts_rank_cd(r.search, ${p.tsq}) /
+             (1 + GREATEST(0, extract(epoch FROM (${p.at} - r.published_at)) / 86400.0) / ${p.halfLife}))::numeric, 9)::float8 AS rank
+      FROM recent r${p.from}
+  ),
+  best AS (
+    SELECT DISTINCT ON (h.grp) h.id, h.rank, count(*) OVER (PARTITION BY h.grp)::integer AS matches
+      FROM hits h
+     ORDER BY h.grp, h.rank DESC, h.id DESC
+  ),
+  page AS (
+    SELECT * FROM best b
+     WHERE ${p.afterId} IS NULL OR b.rank < ${p.afterRank} OR (b.rank = ${p.afterRank} AND b.id < ${p.afterId})
+     ORDER BY b.rank DESC, b.id DESC LIMIT ${p.limit}
+  )
+  SELECT g.rank, t.id, t.story_id, t.title, t.snippet::text, t.thumbnail_url, t.publisher_id, COALESCE(p.name, t.publisher_id),
+         t.url, to_char(t.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), t.category, t.region, t.language, t.duplicate_of,
+         g.matches, COALESCE(s.article_count, 1)
+    FROM page g JOIN recent t ON t.id = g.id
+    LEFT JOIN publishers p ON p.id = t.publisher_id
+    LEFT JOIN stories s ON s.id = t.story_id
+   ORDER BY g.rank DESC, g.id DESC`;
+
+export const searchGroupedByStory = `
+DROP FUNCTION search_articles(text, timestamptz, numeric, text, text, float8, text, integer, integer);
+CREATE FUNCTION search_articles(p_q text, p_at timestamptz, p_half_life_days numeric, p_category text, p_region text,
+                                p_after_rank float8, p_after_id text, p_limit integer, p_candidates integer)
+RETURNS TABLE (rank float8, id text, story_id text, title text, snippet text, thumbnail_url text, publisher_id text,
+               publisher_name text, url text, published_at text, category text, region text, language text, duplicate_of text,
+               matches integer, coverage_count integer)
+LANGUAGE plpgsql STABLE AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_tsq tsquery := websearch_to_tsquery('english', p_q);
+BEGIN
+  IF search_query_freq(p_q) >= ${COMMON_QUERY_FREQ} THEN
+    RETURN QUERY EXECUTE $q$${groupedStatement({
+      cte: '', from: '', tsq: '$1', at: '$2', halfLife: '$3', category: '$4', region: '$5', afterRank: '$6', afterId: '$7', limit: '$8', candidates: '$9',
+    })}$q$
+    USING v_tsq, p_at, p_half_life_days, p_category, p_region, p_after_rank, p_after_id, p_limit, p_candidates;
+  ELSE
+    RETURN QUERY${groupedStatement({
+      cte: 'q AS (SELECT v_tsq AS tsq),\n  ', from: ', q', tsq: 'q.tsq', at: 'p_at', halfLife: 'p_half_life_days', category: 'p_category', region: 'p_region',
+      afterRank: 'p_after_rank', afterId: 'p_after_id', limit: 'p_limit', candidates: 'p_candidates',
+    })};
+  END IF;
+END
+$fn$;
 `;

@@ -24,14 +24,19 @@ export interface SearchResult extends SearchHit {
   region: string | null;
   language: string | null;
   duplicate_of: string | null;
+  /** how many of the ranked candidates belong to this hit's story (1 for an article in no story) */
+  matches: number;
+  /** the story's article count (1 for an article in no story) */
+  coverage_count: number;
 }
 
 /**
  * Postgres full-text search over title (weight A) and snippet (B) with websearch syntax,
  * blended with recency: rank = ts_rank_cd * 1 / (1 + age_days / halfLifeDays), among the
- * MAX_CANDIDATES newest matches. Keyset paging on (rank, id) keeps pages disjoint; duplicates of
- * an original are left out. One statement (the `search_articles` function of migration 4), which
- * also returns the articles' fields and publisher names. Queries whose words are in many articles
+ * MAX_CANDIDATES newest matches, folded to one hit per story: its best-ranked article, with how
+ * many of the candidates the story had (migration 25). Keyset paging on (rank, id) of that article
+ * keeps pages disjoint; duplicates of an original are left out. One statement (the
+ * `search_articles` function), which also returns the articles' fields and publisher names. Queries whose words are in many articles
  * (see refreshCommonLexemes, migration 5) are planned for their own text, so they walk the newest
  * articles instead of fetching every match.
  */

@@ -18,7 +18,7 @@ export function cursorErrorToHttp(err: unknown): never {
 }
 
 /**
- * `GET /v1/feed?region=&category=&cursor=&limit=`: the pre-rendered page from FeedService's hot
+ * `GET /v1/feed?region=&category=&cursor=&limit=&related=`: the pre-rendered page from FeedService's hot
  * cache, so a popular first page is one map lookup plus the write; ETag and a short public
  * Cache-Control let a CDN absorb anonymous traffic, and `If-None-Match` answers 304.
  */
@@ -33,7 +33,7 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   const lastFirst = new Map<string, { entry: HotEntry; at: number }>();
   const now = deps.now ?? Date.now;
   const render = (q: FeedQuery): HotEntry | Promise<HotEntry> => {
-    const key = `${q.region}|${q.category}|${q.limit}|${q.cursor ?? ''}`;
+    const key = `${q.region}|${q.category}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}`;
     let p = inflight.get(key);
     if (p && q.cursor === null) {
       const last = lastFirst.get(key);
@@ -63,12 +63,13 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   const parse = (req: Request): FeedQuery => {
     const known = parsed.get(req.rawQuery);
     if (known !== undefined) return known;
-    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit']);
+    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related']);
     const q: FeedQuery = {
       region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
       category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
       cursor: parseCursor(p.get('cursor')),
       limit: parseLimit(p.get('limit'), 20, 1, 50),
+      related: parseEnum('related', p.get('related'), ['true', 'false'], 'false') === 'true',
     };
     if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(req.rawQuery, q);

@@ -26,9 +26,11 @@ const SEARCH_HOT_MAX = 2_000;
 
 /**
  * `GET /v1/search?q=&category=&region=&cursor=&limit=`: Postgres full-text search (websearch
- * syntax; title weighted over snippet) blended with recency, keyset-paged on (rank, id) with a
- * cursor bound to the query and filters. First pages are kept rendered for a few seconds (popular
- * queries repeat), and identical first pages in flight are rendered once.
+ * syntax; title weighted over snippet) blended with recency, one result per story (its
+ * best-matching article, with `matches`: how many of the story's articles matched, and the story's
+ * `coverage_count`), keyset-paged on (rank, id) with a cursor bound to the query and filters.
+ * First pages are kept rendered for a few seconds (popular queries repeat), and identical first
+ * pages in flight are rendered once.
  */
 export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   const now = deps.now ?? Date.now;
@@ -40,7 +42,7 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
     const at = cur ? cur.n : now();
     const hits = await searchArticles(deps.sql, { q, category, region, limit: limit + 1, after: cur ? { rank: cur.r, id: cur.i } : null, now: at });
     const page = hits.slice(0, limit);
-    const items = page.map((h) => ({ ...publicArticle(h), rank: h.rank }));
+    const items = page.map((h) => ({ ...publicArticle(h), rank: h.rank, matches: h.matches, coverage_count: h.coverage_count }));
     const last = page[page.length - 1];
     const next_cursor = hits.length > limit && last ? deps.codec.encode(scope, { r: last.rank, i: last.id, n: at } satisfies SearchCursor) : null;
     return JSON.stringify({ items, next_cursor });

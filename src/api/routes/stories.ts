@@ -1,5 +1,7 @@
 import { storyArticles } from '../../actors/store/articles.js';
+import { readerTitle } from '../../actors/store/feed-items.js';
 import { getStories } from '../../actors/store/stories.js';
+import { coverageSections } from '../coverage.js';
 import { parseId, readQuery } from '../params.js';
 import { HttpError, type Handler } from '../reply.js';
 import type { Router } from '../router.js';
@@ -9,8 +11,10 @@ import { DETAIL_CACHE, jsonCached, publicArticle, type ApiDeps } from './common.
 const MAX_ARTICLES = 500;
 
 /**
- * `GET /v1/stories/:id`: Full Coverage, i.e. the story, every article of it (newest first) and
- * every publisher covering it with how many of its articles are in the story.
+ * `GET /v1/stories/:id`: Full Coverage, i.e. the story, every article of it (newest first, each
+ * with the headline as readers see it in `display_title`), every publisher covering it with how
+ * many of its articles are in the story, and the page's sections: a timeline, the top coverage
+ * and coverage by region (coverage.ts).
  */
 export function registerStoryRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   router.get(
@@ -27,10 +31,20 @@ export function registerStoryRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
         if (p) p.article_count++;
         else pubs.set(a.publisher_id, { id: a.publisher_id, name: a.publisher_name, article_count: 1 });
       }
+      const articles = rows.map((a) => ({ ...publicArticle(a), display_title: readerTitle(a.title, a.publisher_name) }));
+      const sections = coverageSections(
+        articles.map((a, i) => ({ ...a, publisher_tier: rows[i]!.publisher_tier })),
+        story.lead_article_id,
+      );
       const { entities: _e, score: _s, ...rest } = story;
       return jsonCached(
         req,
-        { story: rest, articles: rows.map(publicArticle), publishers: [...pubs.values()].sort((a, b) => b.article_count - a.article_count || a.name.localeCompare(b.name)) },
+        {
+          story: rest,
+          articles,
+          publishers: [...pubs.values()].sort((a, b) => b.article_count - a.article_count || a.name.localeCompare(b.name)),
+          ...sections,
+        },
         DETAIL_CACHE,
       );
     }),

@@ -1,220 +1,194 @@
 /**
- * The web UI's script (served as `/app.js`, an ES module). Plain DOM, no framework: every piece
- * of publisher text goes through `textContent` or an attribute setter, never `innerHTML`, so a
- * headline like `<script>` is shown as text. Kept as a string so the build ships it without a
- * bundler or copy step; it must contain no backquote or dollar-brace (it lives in a template literal).
+ * The web UI's entry script (served as `/app.js`, an ES module): the router. Every view has a real
+ * URL (`/?region=&category=`, `/for-you`, `/search?q=`, `/story/:id`, `/admin`) that the server
+ * answers with the same shell, so reload, Back and shared links work; in-app links carry
+ * `data-nav` and move with the History API. Views left by Back are kept for a while, so going
+ * back shows the same stories at the same scroll position. Contract with the live module
+ * (`/live.js`, separate): `newsagg:view` is dispatched on document at start and whenever the view
+ * changes (`{region, category, storyId}`), and `newsagg:refresh` on document reloads the current
+ * view. Kept as a string so the build ships it without a bundler; it must contain no backquote
+ * or dollar-brace (it lives in a template literal).
  */
 export const CLIENT_JS = String.raw`
-const CATEGORIES = ['top', 'world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'];
-const REGIONS = ['global', 'us', 'uk', 'eu', 'apac', 'latam', 'mea'];
-const LABELS = { global: 'World edition', us: 'US', uk: 'UK', eu: 'Europe', apac: 'Asia-Pacific', latam: 'Latin America', mea: 'Middle East & Africa' };
+import { $, CATEGORIES, CATEGORY_LABELS, REGIONS, REGION_LABELS, el, feedPath } from './ui/dom.js?v=__V__';
+import { feedView, searchView } from './ui/feed.js?v=__V__';
+import { storyView } from './ui/story.js?v=__V__';
+import { forYouView } from './ui/foryou.js?v=__V__';
+import { adminView } from './ui/admin.js?v=__V__';
 
-const state = { region: 'global', category: 'top', query: null, cursor: null, loading: false, done: false, gen: 0 };
-const $ = (id) => document.getElementById(id);
+const KEEP_VIEWS = 8;
 
-/** Builds an element; strings become text nodes, never markup. */
-function el(tag, props, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  return e;
-}
-
-const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-function relative(iso) {
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return '';
-  const s = Math.round((t - Date.now()) / 1000);
-  const a = Math.abs(s);
-  if (a < 60) return rtf.format(s, 'second');
-  if (a < 3600) return rtf.format(Math.round(s / 60), 'minute');
-  if (a < 86400) return rtf.format(Math.round(s / 3600), 'hour');
-  return rtf.format(Math.round(s / 86400), 'day');
-}
-function timeEl(iso) {
-  return el('time', { datetime: iso, title: new Date(iso).toLocaleString(), text: relative(iso) });
-}
-setInterval(() => {
-  for (const t of document.querySelectorAll('time[datetime]')) t.textContent = relative(t.getAttribute('datetime'));
-}, 60000);
-
-/** Only our own thumbnails and https images are shown (no mixed content, no odd schemes). */
-function thumb(url) {
-  if (typeof url !== 'string') return null;
-  if (!(url.startsWith('/thumbs/') || url.startsWith('https://'))) return null;
-  return el('img', { class: 'thumb', src: url, alt: '', loading: 'lazy', referrerpolicy: 'no-referrer', width: 160, height: 90 });
-}
-
-function clickUrl(articleId) {
-  return '/r/' + encodeURIComponent(articleId);
-}
-
-async function getJson(url) {
-  const r = await fetch(url, { headers: { accept: 'application/json' } });
-  const body = await r.json().catch(() => null);
-  if (!r.ok) throw new Error((body && body.error && body.error.message) || ('HTTP ' + r.status));
-  return body;
-}
-
-function feedCard(it) {
-  const cov = it.coverage_count > 1 ? 'Full Coverage (' + it.coverage_count + ')' : 'Full Coverage';
-  return el('li', { class: 'card', 'data-story': it.story_id, 'data-article': it.article_id },
-    thumb(it.thumbnail_url),
-    el('div', { class: 'body' },
-      el('a', { class: 'title', href: clickUrl(it.article_id), target: '_blank', rel: 'noopener', text: it.title }),
-      el('div', { class: 'meta' }, el('span', { class: 'publisher', text: it.publisher_name }), ' · ', timeEl(it.published_at),
-        it.category ? el('span', { class: 'cat', text: it.category }) : null),
-      it.summary ? el('p', { class: 'summary', text: it.summary }) : null,
-      el('button', { type: 'button', class: 'coverage', 'data-story': it.story_id, onclick: () => openCoverage(it.story_id), text: cov })));
-}
-
-function searchCard(a) {
-  return el('li', { class: 'card', 'data-article': a.id, 'data-story': a.story_id || '' },
-    thumb(a.thumbnail_url),
-    el('div', { class: 'body' },
-      el('a', { class: 'title', href: clickUrl(a.id), target: '_blank', rel: 'noopener', text: a.title }),
-      el('div', { class: 'meta' }, el('span', { class: 'publisher', text: a.publisher_name }), ' · ', timeEl(a.published_at)),
-      a.summary ? el('p', { class: 'summary', text: a.summary }) : null,
-      a.story_id ? el('button', { type: 'button', class: 'coverage', onclick: () => openCoverage(a.story_id), text: 'Full Coverage' }) : null));
-}
-
-function pageUrl() {
-  const p = new URLSearchParams();
-  if (state.query !== null) {
-    p.set('q', state.query);
-    if (state.category !== 'top') p.set('category', state.category);
-    if (state.region !== 'global') p.set('region', state.region);
-  } else {
-    p.set('region', state.region);
-    p.set('category', state.category);
-  }
-  if (state.cursor) p.set('cursor', state.cursor);
-  return (state.query !== null ? '/v1/search?' : '/v1/feed?') + p.toString();
-}
-
-async function loadMore() {
-  if (state.loading || state.done) return;
-  state.loading = true;
-  const gen = state.gen;
-  $('status').textContent = 'Loading…';
-  try {
-    const page = await getJson(pageUrl());
-    if (gen !== state.gen) return; // the view changed while loading
-    const list = $('feed');
-    for (const it of page.items) list.append(state.query !== null ? searchCard(it) : feedCard(it));
-    state.cursor = page.next_cursor;
-    state.done = !page.next_cursor;
-    $('status').textContent = list.children.length === 0 ? 'Nothing here yet.' : state.done ? 'That is all for now.' : '';
-  } catch (err) {
-    if (gen === state.gen) $('status').textContent = 'Could not load: ' + err.message;
-  } finally {
-    if (gen === state.gen) state.loading = false;
-  }
-  if (gen === state.gen && !state.done && nearBottom()) loadMore();
-}
-
-function nearBottom() {
-  const r = $('more').getBoundingClientRect();
-  return r.top < window.innerHeight + 400;
-}
-
-function reset() {
-  state.gen++;
-  state.cursor = null;
-  state.done = false;
-  state.loading = false;
-  $('feed').replaceChildren();
-  for (const b of document.querySelectorAll('#topics button')) b.setAttribute('aria-pressed', String(b.dataset.value === state.category));
-  for (const b of document.querySelectorAll('#regions button')) b.setAttribute('aria-pressed', String(b.dataset.value === state.region));
-  $('heading').textContent = state.query !== null ? 'Results for “' + state.query + '”' : (state.category === 'top' ? 'Top stories' : state.category[0].toUpperCase() + state.category.slice(1));
-  loadMore();
-}
-
-async function openCoverage(storyId) {
-  const d = $('coverage');
-  const list = $('coverage-articles');
-  const pubs = $('coverage-publishers');
-  list.replaceChildren();
-  pubs.replaceChildren();
-  $('coverage-title').textContent = 'Loading…';
-  if (!d.open) d.showModal();
-  try {
-    const s = await getJson('/v1/stories/' + encodeURIComponent(storyId));
-    $('coverage-title').textContent = s.story.title;
-    const plural = (n, w) => n + ' ' + w + (n === 1 ? '' : 's');
-    $('coverage-meta').textContent = plural(Math.max(s.story.article_count, s.articles.length), 'article') + ' from ' + plural(s.publishers.length, 'publisher');
-    for (const a of s.articles) {
-      list.append(el('li', { 'data-article': a.id },
-        el('a', { href: clickUrl(a.id), target: '_blank', rel: 'noopener', text: a.title }),
-        el('div', { class: 'meta' }, el('span', { class: 'publisher', text: a.publisher_name }), ' · ', timeEl(a.published_at))));
+/** The view a URL names. */
+function routeOf(loc) {
+  const p = new URLSearchParams(loc.search);
+  const pick = (v, list, dflt) => (list.includes(v) ? v : dflt);
+  // the edition is in the URL (none = the World edition), so a shared link shows what its sender saw
+  const region = pick(p.get('region'), REGIONS, 'global');
+  const path = loc.pathname.replace(/\/+$/, '') || '/';
+  if (path === '/' || path === '/index.html') return { name: 'feed', region, category: pick(p.get('category'), ['top', ...CATEGORIES], 'top') };
+  if (path === '/search') return { name: 'search', region, q: (p.get('q') || '').trim().slice(0, 200) };
+  if (path === '/for-you') return { name: 'foryou', region };
+  if (path === '/admin') return { name: 'admin', region };
+  const m = /^\/story\/([^/]+)$/.exec(path);
+  if (m) {
+    try {
+      return { name: 'story', region, id: decodeURIComponent(m[1]) };
+    } catch {
+      return { name: 'missing', region };
     }
-    for (const p of s.publishers) pubs.append(el('li', { text: p.name + ' (' + p.article_count + ')' }));
-  } catch (err) {
-    $('coverage-title').textContent = 'Could not load: ' + err.message;
+  }
+  return { name: 'missing', region };
+}
+
+const kept = new Map(); // history key -> {view, url}
+let current = null; // {key, view, route}
+
+function newKey() {
+  return Math.random().toString(36).slice(2, 10);
+}
+
+function missingView() {
+  return { node: el('div', { class: 'view' }, el('div', { class: 'view-head' }, el('h1', { text: 'Page not found' }), el('p', {}, el('a', { href: '/', 'data-nav': '', text: 'Go to top stories' })))), ready: Promise.resolve(), dispose() {}, title: 'Not found' };
+}
+
+function build(route) {
+  const ctx = {
+    setTitle: (t) => (document.title = t + ' · newsagg'),
+    // a story page marks its section in the nav once the story is loaded (if still shown)
+    setCategory: (c) => {
+      route.category = c || 'top';
+      if (current && current.route === route) markNav(route);
+    },
+    region: () => route.region,
+  };
+  switch (route.name) {
+    case 'feed': return feedView(route, ctx);
+    case 'search': return searchView(route, ctx);
+    case 'story': return storyView(route, ctx);
+    case 'foryou': return forYouView(route, ctx);
+    case 'admin': return adminView(route, ctx);
+    default: return missingView();
   }
 }
 
-function tabs(id, values, labels, key) {
-  const box = $(id);
-  for (const v of values) {
-    box.append(el('button', { type: 'button', 'data-value': v, 'aria-pressed': 'false', text: labels ? labels[v] : v, onclick: () => {
-      state[key] = v;
-      reset();
-    } }));
+/** Nav state: the section tab, edition menu and search box say where the reader is. */
+function markNav(route) {
+  const active = route.name === 'feed' ? route.category : route.name === 'foryou' ? 'for-you' : route.name === 'story' ? route.category || null : null;
+  for (const a of document.querySelectorAll('#sections a')) {
+    const v = a.dataset.section;
+    a.href = v === 'for-you' ? '/for-you' + (route.region === 'global' ? '' : '?region=' + route.region) : feedPath(route.region, v);
+    if (v === active) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
   }
+  $('edition').value = route.region;
+  if (route.name === 'search') $('q').value = route.q;
+  else if (document.activeElement !== $('q')) $('q').value = '';
 }
 
-/** The live banner: optional (a later issue adds /v1/live); every failure is quiet and retried slowly. */
-function live(delay) {
-  let ws;
-  try {
-    ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/v1/live');
-  } catch {
+function announce(route) {
+  const detail = {
+    region: route.region,
+    category: route.name === 'feed' ? route.category : 'top',
+    storyId: route.name === 'story' ? route.id : null,
+  };
+  document.dispatchEvent(new CustomEvent('newsagg:view', { detail }));
+}
+
+/** Shows the view of the current URL: the kept one (Back/Forward) at its scroll position, or a fresh one. */
+function show(opts) {
+  const o = opts || {};
+  const state = history.state || {};
+  const route = routeOf(location);
+  if (current) {
+    current.view.node.remove();
+    current.scrollY = window.scrollY;
+    if (o.drop) current.view.dispose();
+    else kept.set(current.key, current);
+  }
+  let entry = o.fresh ? null : kept.get(state.key);
+  kept.delete(state.key);
+  if (entry && entry.url !== location.href) {
+    entry.view.dispose();
+    entry = null;
+  }
+  const restored = !!entry;
+  if (!entry) {
+    entry = { key: state.key, url: location.href, route, view: build(route), scrollY: typeof state.scrollY === 'number' ? state.scrollY : 0 };
+  }
+  while (kept.size > KEEP_VIEWS) {
+    const [oldest, e] = kept.entries().next().value;
+    e.view.dispose();
+    kept.delete(oldest);
+  }
+  current = entry;
+  $('view').replaceChildren(entry.view.node);
+  document.title = entry.view.title + ' · newsagg';
+  markNav(entry.route);
+  announce(entry.route);
+  const y = o.top ? 0 : entry.scrollY;
+  window.scrollTo(0, y);
+  // a fresh view fills asynchronously (a reload): restore the position once its first content is in
+  if (!restored && y > 0) Promise.resolve(entry.view.ready).then(() => { if (current === entry) window.scrollTo(0, y); });
+}
+
+/** The scroll position goes into the history entry too, so a reload comes back to it. */
+function remember() {
+  history.replaceState({ ...(history.state || {}), scrollY: window.scrollY }, '');
+}
+let scrollTimer = 0;
+function onScroll() {
+  clearTimeout(scrollTimer);
+  scrollTimer = setTimeout(remember, 250);
+}
+
+export function navigate(url) {
+  clearTimeout(scrollTimer);
+  remember();
+  history.pushState({ key: newKey(), scrollY: 0 }, '', url);
+  show({ top: true });
+}
+
+/** Same-origin links to app pages move in-app; new tabs, modified clicks and other pages stay normal. */
+function onClick(e) {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const a = e.target.closest('a[data-nav]');
+  if (!a || a.target) return;
+  const u = new URL(a.href, location.href);
+  if (u.origin !== location.origin) return;
+  e.preventDefault();
+  if (u.href === location.href) {
+    show({ drop: true, top: true, fresh: true });
     return;
   }
-  let opened = false;
-  ws.onopen = () => {
-    opened = true;
-    ws.send(JSON.stringify({ type: 'subscribe', topics: ['breaking'] }));
-  };
-  ws.onmessage = (ev) => {
-    let m;
-    try { m = JSON.parse(ev.data); } catch { return; }
-    if (!m || m.type !== 'breaking' || !m.story) return;
-    const b = $('breaking');
-    const title = m.story.title || (m.story.item && m.story.item.title) || '';
-    const id = m.story.id || m.story.story_id || (m.story.item && m.story.item.story_id);
-    b.replaceChildren(el('strong', { text: 'Breaking' }), ' ', id ? el('a', { href: '#', onclick: (e) => { e.preventDefault(); openCoverage(id); }, text: title }) : el('span', { text: title }));
-    b.hidden = false;
-  };
-  ws.onerror = () => {};
-  ws.onclose = () => {
-    const next = opened ? 2000 : Math.min(60000, delay * 2);
-    setTimeout(() => live(next), next);
-  };
+  navigate(u.pathname + u.search);
 }
 
 function init() {
-  tabs('topics', CATEGORIES, null, 'category');
-  tabs('regions', REGIONS, LABELS, 'region');
+  history.scrollRestoration = 'manual';
+  const sections = $('sections');
+  sections.append(el('a', { href: '/', 'data-nav': '', 'data-section': 'top', text: 'Top stories' }));
+  sections.append(el('a', { href: '/for-you', 'data-nav': '', 'data-section': 'for-you', text: 'For you' }));
+  sections.append(el('span', { class: 'nav-sep', 'aria-hidden': 'true' }));
+  for (const c of CATEGORIES) sections.append(el('a', { href: feedPath('global', c), 'data-nav': '', 'data-section': c, text: CATEGORY_LABELS[c] }));
+  const edition = $('edition');
+  for (const r of REGIONS) edition.append(el('option', { value: r, text: REGION_LABELS[r] }));
+  edition.addEventListener('change', () => {
+    const route = routeOf(location);
+    navigate(feedPath(edition.value, route.name === 'feed' ? route.category : 'top'));
+  });
   $('search').addEventListener('submit', (e) => {
     e.preventDefault();
     const q = $('q').value.trim();
-    state.query = q === '' ? null : q;
-    reset();
+    const region = routeOf(location).region;
+    if (q) navigate('/search?q=' + encodeURIComponent(q) + (region === 'global' ? '' : '&region=' + region));
   });
-  $('coverage-close').addEventListener('click', () => $('coverage').close());
-  new IntersectionObserver((entries) => {
-    if (entries.some((x) => x.isIntersecting)) loadMore();
-  }, { rootMargin: '400px' }).observe($('more'));
-  reset();
-  live(2000);
+  document.addEventListener('click', onClick);
+  window.addEventListener('popstate', () => show());
+  window.addEventListener('pagehide', remember);
+  window.addEventListener('scroll', onScroll, { passive: true });
+  document.addEventListener('newsagg:refresh', () => show({ drop: true, fresh: true, top: true }));
+  if (!history.state || !history.state.key) history.replaceState({ key: newKey(), scrollY: 0 }, '');
+  show();
 }
 
 init();

@@ -1,75 +1,48 @@
 /**
- * The web UI's static shell (`/`) and stylesheet (`/app.css`). The page holds no publisher text
- * at all: app.js fills it through the JSON API, so there is nothing to escape server-side, and
- * the Content-Security-Policy (set by the route) forbids inline scripts as a second line.
+ * The web UI's static shell, served at every app URL (`/`, `/search`, `/for-you`, `/admin`,
+ * `/story/:id`). It holds no publisher text at all: app.js fills it through the JSON API, so there
+ * is nothing to escape server-side, and the Content-Security-Policy (set by the route) forbids
+ * inline scripts as a second line. `__V__` is replaced with a digest of the client's files, so a
+ * deploy is never mixed with cached modules of the previous one.
+ *
+ * Kept for the live module (served separately): `#breaking`, the breaking-news banner at the top of
+ * the main content, and `#new-stories`, the "N new stories" pill floating at the top centre.
  */
 export const INDEX_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>newsagg</title>
-<link rel="stylesheet" href="/app.css">
-<script type="module" src="/app.js"></script>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='4' fill='%234285f4'/%3E%3Cpath d='M16 0v16H0z' fill='%23ea4335'/%3E%3C/svg%3E">
+<link rel="stylesheet" href="/app.css?v=__V__">
+<link rel="modulepreload" href="/ui/dom.js?v=__V__">
+<link rel="modulepreload" href="/ui/cards.js?v=__V__">
+<link rel="modulepreload" href="/ui/feed.js?v=__V__">
+<script type="module" src="/app.js?v=__V__"></script>
 </head>
 <body>
-<header>
-  <h1><a href="/">newsagg</a></h1>
-  <form id="search" role="search">
-    <input id="q" name="q" type="search" placeholder="Search news" maxlength="200" aria-label="Search news">
-    <button type="submit">Search</button>
-  </form>
+<a class="skip" href="#main">Skip to the stories</a>
+<header class="masthead">
+  <div class="bar">
+    <a class="brand" href="/" data-nav><span class="brand-mark" aria-hidden="true"></span>newsagg</a>
+    <form id="search" role="search" action="/search" method="get">
+      <input id="q" name="q" type="search" placeholder="Search for topics, places and sources" maxlength="200" aria-label="Search news" autocomplete="off">
+    </form>
+    <select id="edition" class="edition" aria-label="Edition"></select>
+  </div>
+  <nav id="sections" class="sections" aria-label="Sections"></nav>
 </header>
-<nav id="regions" class="tabs" aria-label="Edition"></nav>
-<nav id="topics" class="tabs" aria-label="Topics"></nav>
-<div id="breaking" role="status" aria-live="polite" hidden></div>
-<main>
-  <h2 id="heading">Top stories</h2>
-  <ol id="feed"></ol>
-  <div id="more" aria-hidden="true"></div>
-  <p id="status" aria-live="polite"></p>
+<button id="new-stories" type="button" hidden></button>
+<main id="main">
+  <div id="breaking" role="status" aria-live="polite" hidden></div>
+  <div id="view"><noscript><p class="status">newsagg's reader needs JavaScript. The JSON API is at /v1/feed.</p></noscript></div>
 </main>
-<dialog id="coverage" aria-labelledby="coverage-title">
-  <button id="coverage-close" type="button" aria-label="Close">×</button>
-  <h2 id="coverage-title"></h2>
-  <p id="coverage-meta"></p>
-  <h3>Articles</h3>
-  <ol id="coverage-articles"></ol>
-  <h3>Publishers</h3>
-  <ul id="coverage-publishers"></ul>
-</dialog>
+<footer class="site-foot">
+  <span>newsagg: stories from many publishers, grouped, with Full Coverage. Headlines link to their publishers.</span>
+  <span><a href="/admin" data-nav>Sources</a> · <a href="/v1/openapi.json">API</a></span>
+</footer>
 </body>
 </html>
-`;
-
-export const APP_CSS = `:root { color-scheme: light dark; --fg: #202124; --muted: #5f6368; --line: #dadce0; --accent: #1a73e8; --bg: #fff; --card: #f8f9fa; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --muted: #9aa0a6; --line: #3c4043; --accent: #8ab4f8; --bg: #202124; --card: #292a2d; } }
-* { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
-header { display: flex; gap: 1rem; align-items: center; padding: .6rem 1rem; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
-header h1 { margin: 0; font-size: 1.3rem; } header h1 a { color: inherit; text-decoration: none; }
-#search { display: flex; gap: .4rem; flex: 1; max-width: 36rem; }
-#search input { flex: 1; padding: .45rem .7rem; border: 1px solid var(--line); border-radius: 2rem; background: var(--card); color: inherit; }
-#search button, .tabs button, .coverage, #coverage-close { cursor: pointer; border: 1px solid var(--line); background: var(--card); color: inherit; border-radius: 1rem; padding: .3rem .8rem; }
-.tabs { display: flex; gap: .4rem; padding: .5rem 1rem; overflow-x: auto; border-bottom: 1px solid var(--line); }
-.tabs button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); font-weight: 600; }
-#breaking { margin: .6rem 1rem; padding: .5rem .8rem; border-left: 4px solid #d93025; background: var(--card); }
-main { max-width: 52rem; margin: 0 auto; padding: 0 1rem 3rem; }
-#feed { list-style: none; padding: 0; margin: 0; }
-.card { display: flex; gap: .9rem; padding: .9rem 0; border-bottom: 1px solid var(--line); }
-.thumb { width: 160px; height: 90px; object-fit: cover; border-radius: .5rem; flex: none; background: var(--card); }
-.card .body { min-width: 0; }
-.title { font-weight: 600; font-size: 1.05rem; color: inherit; text-decoration: none; overflow-wrap: anywhere; }
-.title:hover { text-decoration: underline; }
-.meta { color: var(--muted); font-size: .85rem; margin: .2rem 0; }
-.cat { margin-left: .5rem; text-transform: capitalize; }
-.summary { margin: .3rem 0; color: var(--muted); overflow-wrap: anywhere; }
-.coverage { font-size: .8rem; margin-top: .2rem; }
-#more { height: 1px; }
-#status { color: var(--muted); text-align: center; }
-dialog { max-width: 44rem; width: calc(100% - 2rem); border: 1px solid var(--line); border-radius: .8rem; background: var(--bg); color: inherit; }
-dialog::backdrop { background: rgb(0 0 0 / .4); }
-#coverage-close { float: right; }
-#coverage-articles li, #coverage-publishers li { margin: .35rem 0; overflow-wrap: anywhere; }
-@media (max-width: 560px) { .thumb { width: 96px; height: 54px; } }
 `;
