@@ -24,6 +24,8 @@ const schemas: Record<string, Schema> = {
     region: strOrNull, coverage_count: int,
   }),
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
+  BreakingItem: { allOf: [ref('FeedItem'), obj({ breaking_since: dateTime })] },
+  BreakingList: obj({ items: { type: 'array', items: ref('BreakingItem') } }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
     published_at: dateTime, source_url: str, click_url: str, category: strOrNull, region: strOrNull, language: strOrNull,
@@ -89,6 +91,19 @@ export const openApiDocument = {
         summary: 'One item per story (its lead), diversity enforced',
         parameters: [region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20)],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
+      },
+    },
+    '/v1/breaking': {
+      get: {
+        summary: 'Stories breaking now, newest first; without region, all editions',
+        parameters: [region],
+        responses: { 200: ok('BreakingList'), 304: { description: 'not modified' }, ...common },
+      },
+    },
+    '/v1/live': {
+      get: {
+        summary: 'WebSocket (upgrade): subscribe to breaking, breaking:{region}, feed:{region}:{category}, story:{id}; see the README',
+        responses: { 101: { description: 'switching protocols' }, 426: error('not a WebSocket upgrade'), 429: error('too many live connections from this client') },
       },
     },
     '/v1/articles/{id}': {
