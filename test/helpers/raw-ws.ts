@@ -18,6 +18,8 @@ export class RawWs {
   /** frames received, unless `keep` is false */
   readonly frames: RawFrame[] = [];
   onFrame: ((f: RawFrame) => void) | null = null;
+  /** answer pings as browsers do (on unless told otherwise) */
+  autoPong = true;
   /** resolves with the close code the server sent (null when the socket just ended) */
   readonly closed: Promise<number | null>;
   private buf: Buffer = Buffer.alloc(0);
@@ -31,10 +33,11 @@ export class RawWs {
   }
 
   /** Connects and upgrades; rejects with the HTTP status line when the server refuses. */
-  static open(port: number, opts: { path?: string; host?: string; keep?: boolean } = {}): Promise<RawWs> {
+  static open(port: number, opts: { path?: string; host?: string; keep?: boolean; autoPong?: boolean } = {}): Promise<RawWs> {
     return new Promise((resolve, reject) => {
       const socket = connect(port, opts.host ?? '127.0.0.1');
       const ws = new RawWs(socket, opts.keep ?? true);
+      ws.autoPong = opts.autoPong ?? true;
       let head = Buffer.alloc(0);
       const onData = (chunk: Buffer) => {
         head = Buffer.concat([head, chunk]);
@@ -124,6 +127,7 @@ export class RawWs {
       const payload = this.buf.subarray(at, at + len);
       this.buf = this.buf.subarray(at + len);
       if (opcode === OP.close && payload.length >= 2) this.closeCode = payload.readUInt16BE(0);
+      if (opcode === OP.ping && this.autoPong && !this.socket.destroyed) this.sendFrame(OP.pong, payload);
       const f = { opcode, payload: Buffer.from(payload) };
       if (this.keep) this.frames.push(f);
       this.onFrame?.(f);
