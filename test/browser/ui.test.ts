@@ -64,7 +64,8 @@ describe.skipIf(!available)('web UI in headless Chromium', () => {
     const xss = page.locator('#feed li.card[data-story="xss"] .title');
     expect(await xss.textContent()).toBe(SCRIPT_TITLE);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(1); // only app.js
+    // only app.js and the live module
+    expect(await page.evaluate(() => [...document.querySelectorAll('script')].map((s: any) => s.getAttribute('src')))).toEqual(['/live.js', '/app.js']);
     expect(await page.evaluate(() => document.querySelectorAll('#feed b').length)).toBe(0);
     const times = await page.$$eval('#feed time', (els) => els.map((e) => e.textContent ?? ''));
     expect(times.length).toBeGreaterThan(0);

@@ -9,7 +9,7 @@ const CATEGORIES = ['top', 'world', 'politics', 'business', 'technology', 'scien
 const REGIONS = ['global', 'us', 'uk', 'eu', 'apac', 'latam', 'mea'];
 const LABELS = { global: 'World edition', us: 'US', uk: 'UK', eu: 'Europe', apac: 'Asia-Pacific', latam: 'Latin America', mea: 'Middle East & Africa' };
 
-const state = { region: 'global', category: 'top', query: null, cursor: null, loading: false, done: false, gen: 0 };
+const state = { region: 'global', category: 'top', query: null, cursor: null, loading: false, done: false, gen: 0, revalidate: false };
 const $ = (id) => document.getElementById(id);
 
 /** Builds an element; strings become text nodes, never markup. */
@@ -55,23 +55,24 @@ function clickUrl(articleId) {
   return '/r/' + encodeURIComponent(articleId);
 }
 
-async function getJson(url) {
-  const r = await fetch(url, { headers: { accept: 'application/json' } });
+async function getJson(url, cache) {
+  const r = await fetch(url, { headers: { accept: 'application/json' }, cache: cache || 'default' });
   const body = await r.json().catch(() => null);
   if (!r.ok) throw new Error((body && body.error && body.error.message) || ('HTTP ' + r.status));
   return body;
 }
 
 function feedCard(it) {
-  const cov = it.coverage_count > 1 ? 'Full Coverage (' + it.coverage_count + ')' : 'Full Coverage';
-  return el('li', { class: 'card', 'data-story': it.story_id, 'data-article': it.article_id },
+  // the live module (live.js) keeps .coverage-count up to date for cards carrying data-story-id
+  const cov = ['Full Coverage (', el('span', { class: 'coverage-count', text: String(it.coverage_count) }), ')'];
+  return el('li', { class: 'card', 'data-story': it.story_id, 'data-story-id': it.story_id, 'data-article': it.article_id },
     thumb(it.thumbnail_url),
     el('div', { class: 'body' },
       el('a', { class: 'title', href: clickUrl(it.article_id), target: '_blank', rel: 'noopener', text: it.title }),
       el('div', { class: 'meta' }, el('span', { class: 'publisher', text: it.publisher_name }), ' · ', timeEl(it.published_at),
         it.category ? el('span', { class: 'cat', text: it.category }) : null),
       it.summary ? el('p', { class: 'summary', text: it.summary }) : null,
-      el('button', { type: 'button', class: 'coverage', 'data-story': it.story_id, onclick: () => openCoverage(it.story_id), text: cov })));
+      el('button', { type: 'button', class: 'coverage', 'data-story': it.story_id, onclick: () => openCoverage(it.story_id) }, ...cov)));
 }
 
 function searchCard(a) {
@@ -104,7 +105,9 @@ async function loadMore() {
   const gen = state.gen;
   $('status').textContent = 'Loading…';
   try {
-    const page = await getJson(pageUrl());
+    // after "N new stories" the first page is revalidated: the browser may hold it for 10 s
+    const page = await getJson(pageUrl(), state.revalidate ? 'no-cache' : 'default');
+    state.revalidate = false;
     if (gen !== state.gen) return; // the view changed while loading
     const list = $('feed');
     for (const it of page.items) list.append(state.query !== null ? searchCard(it) : feedCard(it));
@@ -133,6 +136,8 @@ function reset() {
   for (const b of document.querySelectorAll('#topics button')) b.setAttribute('aria-pressed', String(b.dataset.value === state.category));
   for (const b of document.querySelectorAll('#regions button')) b.setAttribute('aria-pressed', String(b.dataset.value === state.region));
   $('heading').textContent = state.query !== null ? 'Results for “' + state.query + '”' : (state.category === 'top' ? 'Top stories' : state.category[0].toUpperCase() + state.category.slice(1));
+  // the live module subscribes to this view's topics (a search has no feed topic)
+  document.dispatchEvent(new CustomEvent('newsagg:view', { detail: { region: state.region, category: state.query !== null ? null : state.category, storyId: null } }));
   loadMore();
 }
 
@@ -170,36 +175,6 @@ function tabs(id, values, labels, key) {
   }
 }
 
-/** The live banner: optional (a later issue adds /v1/live); every failure is quiet and retried slowly. */
-function live(delay) {
-  let ws;
-  try {
-    ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/v1/live');
-  } catch {
-    return;
-  }
-  let opened = false;
-  ws.onopen = () => {
-    opened = true;
-    ws.send(JSON.stringify({ type: 'subscribe', topics: ['breaking'] }));
-  };
-  ws.onmessage = (ev) => {
-    let m;
-    try { m = JSON.parse(ev.data); } catch { return; }
-    if (!m || m.type !== 'breaking' || !m.story) return;
-    const b = $('breaking');
-    const title = m.story.title || (m.story.item && m.story.item.title) || '';
-    const id = m.story.id || m.story.story_id || (m.story.item && m.story.item.story_id);
-    b.replaceChildren(el('strong', { text: 'Breaking' }), ' ', id ? el('a', { href: '#', onclick: (e) => { e.preventDefault(); openCoverage(id); }, text: title }) : el('span', { text: title }));
-    b.hidden = false;
-  };
-  ws.onerror = () => {};
-  ws.onclose = () => {
-    const next = opened ? 2000 : Math.min(60000, delay * 2);
-    setTimeout(() => live(next), next);
-  };
-}
-
 function init() {
   tabs('topics', CATEGORIES, null, 'category');
   tabs('regions', REGIONS, LABELS, 'region');
@@ -213,8 +188,12 @@ function init() {
   new IntersectionObserver((entries) => {
     if (entries.some((x) => x.isIntersecting)) loadMore();
   }, { rootMargin: '400px' }).observe($('more'));
+  // the live module's "N new stories" pill asks for the current view again
+  document.addEventListener('newsagg:refresh', () => {
+    state.revalidate = true;
+    reset();
+  });
   reset();
-  live(2000);
 }
 
 init();

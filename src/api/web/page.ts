@@ -10,6 +10,7 @@ export const INDEX_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>newsagg</title>
 <link rel="stylesheet" href="/app.css">
+<script type="module" src="/live.js"></script>
 <script type="module" src="/app.js"></script>
 </head>
 <body>
@@ -23,6 +24,7 @@ export const INDEX_HTML = `<!doctype html>
 <nav id="regions" class="tabs" aria-label="Edition"></nav>
 <nav id="topics" class="tabs" aria-label="Topics"></nav>
 <div id="breaking" role="status" aria-live="polite" hidden></div>
+<button id="new-stories" type="button" hidden></button>
 <main>
   <h2 id="heading">Top stories</h2>
   <ol id="feed"></ol>
@@ -53,7 +55,11 @@ header h1 { margin: 0; font-size: 1.3rem; } header h1 a { color: inherit; text-d
 #search button, .tabs button, .coverage, #coverage-close { cursor: pointer; border: 1px solid var(--line); background: var(--card); color: inherit; border-radius: 1rem; padding: .3rem .8rem; }
 .tabs { display: flex; gap: .4rem; padding: .5rem 1rem; overflow-x: auto; border-bottom: 1px solid var(--line); }
 .tabs button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); font-weight: 600; }
-#breaking { margin: .6rem 1rem; padding: .5rem .8rem; border-left: 4px solid #d93025; background: var(--card); }
+#breaking { margin: .6rem 1rem; padding: .5rem .8rem; border-left: 4px solid #d93025; background: var(--card); overflow-wrap: anywhere; }
+#breaking strong { color: #d93025; text-transform: uppercase; font-size: .85rem; letter-spacing: .03em; }
+#breaking a { color: inherit; font-weight: 600; }
+#new-stories { position: sticky; top: .5rem; z-index: 1; display: block; margin: .4rem auto; cursor: pointer; border: 0; border-radius: 1rem; padding: .35rem 1rem; background: var(--accent); color: var(--bg); font-weight: 600; box-shadow: 0 1px 4px rgb(0 0 0 / .3); }
+#new-stories[hidden] { display: none; }
 main { max-width: 52rem; margin: 0 auto; padding: 0 1rem 3rem; }
 #feed { list-style: none; padding: 0; margin: 0; }
 .card { display: flex; gap: .9rem; padding: .9rem 0; border-bottom: 1px solid var(--line); }
