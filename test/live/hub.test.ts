@@ -5,7 +5,7 @@ import { LiveHub, type LiveHubOptions } from '../../src/api/live/hub.js';
 import { Router } from '../../src/api/router.js';
 import { HttpServer } from '../../src/api/server.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
-import type { Cache } from '../../src/runtime/cache.js';
+import { openCache, type Cache } from '../../src/runtime/cache.js';
 import { OP, RawWs } from '../helpers/raw-ws.js';
 
 async function until<T>(what: string, probe: () => T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
@@ -248,6 +248,25 @@ describe('the live hub (/v1/live)', () => {
     expect(alive.frames.filter((f) => f.opcode === OP.ping).length).toBeGreaterThan(0);
     alive.json({ type: 'ping' });
     await until('the answering one is served', () => of(alive, 'pong').length > 0);
+  });
+
+  it('reaches the subscribers of every API node through Redis', async () => {
+    const prefix = `newsagg-live-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;
+    const caches = await Promise.all([0, 1, 2].map(() => openCache({ redisUrl: 'redis://127.0.0.1:6379', prefix })));
+    try {
+      const a = await startHub({}, caches[0]);
+      const b = await startHub({}, caches[1]);
+      const ca = await client(a, ['breaking:eu']);
+      const cb = await client(b, ['breaking']);
+      // a third node (the one that detected it) publishes
+      const story: BreakingItem = { ...item('r1'), breaking_since: '2026-01-01T00:00:00.000Z' };
+      await cacheLiveEvents(caches[2]!).publish({ type: 'breaking', story, regions: ['eu'], active: true });
+      await until('both nodes pushed it', () => of(ca, 'breaking').length > 0 && of(cb, 'breaking').length > 0);
+      expect(of(ca, 'breaking')[0]).toEqual({ type: 'breaking', story, active: true });
+    } finally {
+      for (const s of open.splice(0)) await s.close();
+      for (const c of caches) await c.close();
+    }
   });
 
   it('says goodbye (1001) to every client when the server closes', async () => {
