@@ -56,6 +56,7 @@ export class LiveHub {
   private sweepTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => Promise<void>) | null = null;
   private closing = false;
+  private replies = 0;
   private readonly counters: { inc(what: string, n?: number): void };
 
   constructor(private readonly opts: LiveHubOptions) {
@@ -109,7 +110,7 @@ export class LiveHub {
       maxPayloadLength: o.maxFrameBytes * 16,
       // a hard cap behind the fan-out's own limit: what it sends at most after the limit is one frame
       maxBackpressure: o.maxBufferBytes * 4 + 1024 * 1024,
-      closeOnBackpressureLimit: 1 as unknown as number,
+      closeOnBackpressureLimit: 1,
       idleTimeout: o.heartbeatSeconds,
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => this.upgrade(res, req, context),
@@ -144,7 +145,10 @@ export class LiveHub {
       this.queued.delete(id);
       this.queued.set(id, { topics: storyTopics(id, s.item.category, s.regions), frame: JSON.stringify({ type: 'story', story: s.item }) });
     }
-    if (this.flushTimer === null && this.queued.size > 0) this.flushTimer = setTimeout(() => this.flush(), this.opts.coalesceMs ?? 100);
+    if (this.flushTimer === null && this.queued.size > 0) {
+      this.flushTimer = setTimeout(() => this.flush(), this.opts.coalesceMs ?? 100);
+      this.flushTimer.unref();
+    }
   }
 
   private flush(): void {
@@ -206,8 +210,9 @@ export class LiveHub {
     else this.perClient.set(c.ip, n);
   }
 
+  /** A reply to the client's own frame: never replaced by another while the connection is behind. */
   private reply(ws: WS, frame: string): void {
-    this.fanout.sendTo(ws, `r:${frame.length}:${Math.random()}`, frame);
+    this.fanout.sendTo(ws, `r:${++this.replies}`, frame);
   }
 
   private message(ws: WS, data: ArrayBuffer, isBinary: boolean): void {
