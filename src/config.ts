@@ -91,7 +91,7 @@ function opt<T>(spec: OptionSpec<T>): OptionSpec<T> {
 
 /** The table. Order matters only for derived defaults (an option may use earlier ones). */
 export const options = {
-  port: opt({ name: 'port', schema: intIn(0, 65535), default: 8080, doc: 'HTTP/WebSocket port (0 = any free port)' }),
+  port: opt({ name: 'port', schema: intIn(0, 65535), default: 8080, doc: 'port of the HTTP API, the web UI and the WebSocket /v1/live (0 = any free port)' }),
   host: opt({ name: 'host', schema: z.string().min(1), default: '0.0.0.0', doc: 'address the HTTP server binds to' }),
   dataDir: opt({ name: 'data-dir', schema: z.string().min(1), default: './data', doc: 'directory for embedded storage (PGlite in <data-dir>/pg)' }),
   databaseUrl: opt({ name: 'database-url', secret: true, schema: urlWithScheme(['postgres:', 'postgresql:']).optional(), default: undefined, defaultDoc: '(embedded PGlite)', doc: 'PostgreSQL URL; unset = embedded PGlite in the data dir' }),
@@ -165,6 +165,20 @@ export const options = {
   websubRateLimitBurst: opt({ name: 'websub-rate-limit-burst', schema: intIn(1, 1_000_000), default: 20, doc: 'WebSub callback burst size per publisher' }),
   bodyLimitBytes: opt({ name: 'body-limit-bytes', schema: intIn(1, 1 << 30), default: 1 << 20, defaultDoc: '1048576', doc: 'largest HTTP request body accepted' }),
   shutdownTimeoutMs: opt({ name: 'shutdown-timeout-ms', schema: intIn(0, 3_600_000), default: 15_000, doc: 'graceful-shutdown budget before the process exits anyway' }),
+  breakingWindowMinutes: opt({ name: 'breaking-window-minutes', schema: positive, default: 10, doc: 'breaking news: the sliding window a spike is counted in' }),
+  breakingBaselineMinutes: opt({ name: 'breaking-baseline-minutes', schema: positive, default: 60, doc: 'breaking news: the rolling baseline (articles per window) is taken over this long before the window' }),
+  breakingRatio: opt({ name: 'breaking-ratio', schema: positive, default: 3, doc: 'breaking news: a spike is at least this many times the baseline, counted in publishers carrying a story, entity or place within the window' }),
+  breakingMinPublishers: opt({ name: 'breaking-min-publishers', schema: intIn(1, 100_000), default: 8, doc: 'breaking news: distinct publishers a spike needs at least within the window' }),
+  breakingMinBaseline: opt({ name: 'breaking-min-baseline', schema: positive, default: 8, doc: 'breaking news: baseline floor in articles per window (a new story has no rate of its own)' }),
+  breakingBaselineShare: opt({ name: 'breaking-baseline-share', schema: positive.max(1, { error: 'expected a share from 0 to 1' }), default: 0.025, doc: 'breaking news: baseline floor as a share of all articles per window' }),
+  breakingCooldownMinutes: opt({ name: 'breaking-cooldown-minutes', schema: positive, default: 120, doc: 'breaking news: a story stops being breaking this long after its last spike' }),
+  breakingAccelerateMinutes: opt({ name: 'breaking-accelerate-minutes', schema: positive, default: 30, doc: 'breaking news: how long tier-1 publishers of the affected regions are polled faster' }),
+  breakingAccelerateIntervalSeconds: opt({ name: 'breaking-accelerate-interval-seconds', schema: intIn(60, 86_400), default: 120, doc: 'breaking news: their polling interval meanwhile' }),
+  liveMaxSubscriptions: opt({ name: 'live-max-subscriptions', schema: intIn(1, 10_000), default: 64, doc: 'WebSocket: topics one connection may subscribe to' }),
+  liveMaxFrameBytes: opt({ name: 'live-max-frame-bytes', schema: intIn(64, 1 << 20), default: 4096, doc: 'WebSocket: largest client frame answered (larger gets an error frame; over 16x, the connection is closed)' }),
+  liveMaxConnectionsPerClient: opt({ name: 'live-max-connections-per-client', schema: intIn(1, 1_000_000), default: 16, doc: 'WebSocket: open connections per client address' }),
+  liveMaxBufferBytes: opt({ name: 'live-max-buffer-bytes', schema: intIn(1024, 1 << 30), default: 65_536, doc: 'WebSocket: unsent bytes per connection before updates are coalesced; a connection that stays behind is closed' }),
+  liveHeartbeatSeconds: opt({ name: 'live-heartbeat-seconds', schema: intIn(8, 3_600), default: 32, doc: 'WebSocket: idle connections are pinged; one that stays silent (no pong) for about this long is closed' }),
 } as const;
 
 type Options = typeof options;

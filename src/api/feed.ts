@@ -66,6 +66,11 @@ export interface FeedServiceOptions {
   minCategoriesOnTop?: number;
   /** how often the cache's epoch is checked for a restart or lost keys (default 2 s; 0 = never) */
   epochCheckMs?: number;
+  /**
+   * Story ids breaking now in an edition (`global` = all), newest first: they open the first page
+   * of every feed they belong to, ahead of the ranking and outside the diversity rules.
+   */
+  breaking?: (region: string) => Promise<string[]>;
 }
 
 /**
@@ -144,10 +149,12 @@ export class FeedService {
     let snap: string | null = null;
     let snapIds: string[] = [];
     if (!cur) {
-      const ranked = await this.rank(q, null, this.snapshotSize, 0);
-      const head = this.diversified(await this.loadFor(q, ranked.slice(0, DIVERSIFIED).map((r) => r.id)), q);
+      const [ranking, boosted] = await Promise.all([this.rank(q, null, this.snapshotSize, 0), this.boosted(q)]);
+      const first = new Set(boosted.map((s) => s.item.story_id));
+      const ranked = first.size > 0 ? ranking.filter((r) => !first.has(r.id)) : ranking;
+      const head = [...boosted, ...this.diversified(await this.loadFor(q, ranked.slice(0, DIVERSIFIED).map((r) => r.id)), q)];
       const ids = [...head.map((s) => s.item.story_id), ...ranked.slice(DIVERSIFIED).map((r) => r.id)];
-      const end = ranked.length >= this.snapshotSize ? ranked[ranked.length - 1]! : null;
+      const end = ranking.length >= this.snapshotSize ? ranking[ranking.length - 1]! : null;
       snap = await this.snapshots.put({ ids, end: end && { score: end.score, id: end.id } });
       snapIds = ids;
       rows = head.slice(0, q.limit + 1);
@@ -177,6 +184,13 @@ export class FeedService {
         ? this.o.codec.encode(scope, { s: snap, o: offset, k: last.score, i: last.item.story_id } satisfies FeedCursor)
         : null;
     return { items: items.map((r) => (q.related || r.item.related === undefined ? r.item : withoutRelated(r.item))), next_cursor: next };
+  }
+
+  /** Breaking stories of this feed, newest first (none when the breaking set cannot be read). */
+  private async boosted(q: FeedQuery): Promise<CachedStory[]> {
+    if (!this.o.breaking) return [];
+    const ids = await this.o.breaking(q.region).catch(() => []);
+    return ids.length > 0 ? this.loadFor(q, ids) : [];
   }
 
   /** Rank order after (score, id), skipping `skip` entries; cache first, database when it fails or is cold. */
@@ -213,13 +227,13 @@ export class FeedService {
 
   /** Entries for one feed: a story whose category or regions changed since it was ranked is left out. */
   private async loadFor(q: FeedQuery, ids: string[]): Promise<CachedStory[]> {
-    return (await this.load(ids)).filter(
+    return (await this.stories(ids)).filter(
       (s) => (q.category === 'top' || s.item.category === q.category) && (q.region === 'global' || s.regions.includes(q.region)),
     );
   }
 
   /** Story entries by id, in the given order; misses (or a failed cache) are read from SQL. */
-  private async load(ids: string[]): Promise<CachedStory[]> {
+  async stories(ids: string[]): Promise<CachedStory[]> {
     if (ids.length === 0) return [];
     const found = new Map<string, CachedStory>();
     let missing = ids;

@@ -29,6 +29,8 @@ const schemas: Record<string, Schema> = {
     ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'category', 'region', 'coverage_count'],
   ),
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
+  BreakingItem: { allOf: [ref('FeedItem'), obj({ breaking_since: dateTime })] },
+  BreakingList: obj({ items: { type: 'array', items: ref('BreakingItem') } }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
     published_at: dateTime, source_url: str, click_url: str, category: strOrNull, region: strOrNull, language: strOrNull,
@@ -103,6 +105,19 @@ export const openApiDocument = {
           p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
         ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
+      },
+    },
+    '/v1/breaking': {
+      get: {
+        summary: 'Stories breaking now, newest first; without region, all editions',
+        parameters: [region],
+        responses: { 200: ok('BreakingList'), 304: { description: 'not modified' }, ...common },
+      },
+    },
+    '/v1/live': {
+      get: {
+        summary: 'WebSocket (upgrade): subscribe to breaking, breaking:{region}, feed:{region}:{category}, story:{id}; see the README',
+        responses: { 101: { description: 'switching protocols' }, 426: error('not a WebSocket upgrade'), 429: error('too many live connections from this client') },
       },
     },
     '/v1/articles/{id}': {

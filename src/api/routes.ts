@@ -3,7 +3,9 @@ import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerArticleRoutes } from './routes/articles.js';
 import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
+import { BreakingService } from './breaking.js';
 import { registerFeedRoutes } from './routes/feed.js';
+import { registerLiveRoutes } from './routes/live.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStoryRoutes } from './routes/stories.js';
@@ -15,7 +17,7 @@ import type { Router } from './router.js';
 export type { ApiDeps } from './routes/common.js';
 
 /**
- * Registers the public API (DESIGN §6) on the node's router: feed, articles, stories, search,
+ * Registers the public API (DESIGN §6) on the node's router: feed, breaking, articles, stories, search,
  * click redirect, thumbnails, the OpenAPI document, the web UI, and, when an admin token is set,
  * the admin routes. Every route passes the per-client token bucket first (a known API token has
  * its own bucket, everyone else is limited per IP: an unknown token must not buy a fresh bucket).
@@ -39,6 +41,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
     };
 
   registerFeedRoutes(router, deps, wrap);
+  registerLiveRoutes(router, deps.breaking ?? new BreakingService({ sql: deps.sql, stories: (ids) => deps.feed.stories(ids), ...(deps.log ? { log: deps.log } : {}) }), wrap);
   registerArticleRoutes(router, deps, wrap);
   registerStoryRoutes(router, deps, wrap);
   registerSearchRoutes(router, deps, wrap);

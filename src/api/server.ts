@@ -25,7 +25,7 @@ export interface HttpServerOptions {
 }
 
 /**
- * The node's HTTP server. `app` is exposed so the live-feed issue can add `app.ws(...)`.
+ * The node's HTTP server. `app` is exposed so the live hub can add its WebSocket route (`app.ws`).
  * `close()` stops accepting, waits for requests in flight (bounded), then closes every socket.
  */
 export class HttpServer {
@@ -35,6 +35,7 @@ export class HttpServer {
   private drained: (() => void) | null = null;
   private boundPort = 0;
   private closed = false;
+  private readonly closeHooks: (() => void | Promise<void>)[] = [];
 
   constructor(private readonly opts: HttpServerOptions) {
     this.app = uWS.App();
@@ -44,6 +45,11 @@ export class HttpServer {
   /** The port actually bound (useful with port 0). */
   get port(): number {
     return this.boundPort;
+  }
+
+  /** Runs when the server closes, after the listening socket (the live hub says goodbye to its WebSocket clients). */
+  beforeClose(fn: () => void | Promise<void>): void {
+    this.closeHooks.push(fn);
   }
 
   listen(): Promise<number> {
@@ -71,6 +77,7 @@ export class HttpServer {
       uWS.us_listen_socket_close(this.listenSocket);
       this.listenSocket = null;
     }
+    for (const hook of this.closeHooks.splice(0)) await Promise.resolve(hook()).catch(() => {});
     if (this.inFlight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, graceMs);

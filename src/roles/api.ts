@@ -1,27 +1,58 @@
 import { pageFetchFrom } from '../actors/html/fetch.js';
 import { findSiteSource } from '../actors/html/source.js';
+import { cacheLiveEvents } from '../actors/store/live-events.js';
 import type { Component, Node } from '../node.js';
 import type { SharedFetcher } from './fetcher.js';
+import { BreakingService } from '../api/breaking.js';
 import { CursorCodec } from '../api/cursor.js';
 import { FeedService } from '../api/feed.js';
+import { LiveHub } from '../api/live/hub.js';
 import { registerApiRoutes } from '../api/routes.js';
 import { keepCommonLexemesFresh } from '../actors/store/search.js';
 
 /**
- * The API role of a node: the feed service (hot pages, snapshots, invalidation events) and the
- * public routes on the node's router. Registered before the server listens.
+ * The API role of a node: the feed service (hot pages, snapshots, invalidation events, breaking
+ * stories first), the public routes on the node's router, and the live hub (WebSocket `/v1/live`
+ * on the same port) fed by live events from every node. Registered before the server listens.
  */
 export function apiComponent(
   opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; fetcher?: SharedFetcher } = {},
-): Component {
+): Component & { readonly hub: LiveHub | null; readonly breaking: BreakingService | null } {
   let feed: FeedService | null = null;
+  let breaking: BreakingService | null = null;
+  let hub: LiveHub | null = null;
   let stopLexemes: (() => void) | null = null;
   return {
     name: 'api',
+    get hub() {
+      return hub;
+    },
+    get breaking() {
+      return breaking;
+    },
     async start(node: Node) {
+      const cfg = node.config;
       const codec = new CursorCodec(node.cursorSecret);
-      feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log });
+      const events = cacheLiveEvents(node.cache);
+      const fs: FeedService = (feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log, breaking: (region: string): Promise<string[]> => b.ids(region) }));
+      const b: BreakingService = (breaking = new BreakingService({ sql: node.sql, stories: (ids: string[]) => fs.stories(ids), log: node.log }));
+      // the breaking set is dropped before the feed's hot pages (same channel order as the detector announces)
+      await breaking.start(events);
       await feed.start();
+      hub = new LiveHub({
+        maxSubscriptions: cfg.liveMaxSubscriptions,
+        maxFrameBytes: cfg.liveMaxFrameBytes,
+        maxConnectionsPerClient: cfg.liveMaxConnectionsPerClient,
+        maxBufferBytes: cfg.liveMaxBufferBytes,
+        heartbeatSeconds: cfg.liveHeartbeatSeconds,
+        breaking: (region) => b.items(region),
+        log: node.log,
+        metrics: node.metrics,
+      });
+      hub.attach(node.http.app);
+      await hub.start(events);
+      const h = hub;
+      node.http.beforeClose(() => h.close());
       // which search words are common enough to be planned for their literal (autovacuum's statistics)
       stopLexemes = keepCommonLexemesFresh(node.sql, node.log);
       // admin: a publisher added by its site URL alone is looked up through the safe fetcher
@@ -31,16 +62,19 @@ export function apiComponent(
         sql: node.sql,
         cache: node.cache,
         feed,
+        breaking,
         codec,
-        adminToken: node.config.adminToken ?? null,
-        rateLimit: { rps: node.config.rateLimitRps, burst: node.config.rateLimitBurst },
-        dataDir: node.config.dataDir,
+        adminToken: cfg.adminToken ?? null,
+        rateLimit: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
+        dataDir: cfg.dataDir,
         log: node.log,
         ...(opts.onPublishersChanged ? { onPublishersChanged: opts.onPublishersChanged } : {}),
       });
     },
     async stop() {
       stopLexemes?.();
+      await hub?.close();
+      await breaking?.stop();
       await feed?.stop();
     },
   };

@@ -2,6 +2,7 @@ import { publisherRow } from '../actors/publisher/import.js';
 import { addPublishers } from '../actors/store/publishers.js';
 import type { Component, Node } from '../node.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
+import { simulatedTiers, stageBreaking } from '../simulator/staging.js';
 
 /**
  * `newsagg start --demo`: an in-process simulator of a few hundred publishers (RSS, Atom, JSON
@@ -10,7 +11,7 @@ import { startSimulator, type Simulator } from '../simulator/index.js';
  */
 export function demoComponent(opts: { publishers?: number; seed?: string } = {}): Component & { readonly url: string | null } {
   let sim: Simulator | null = null;
-  let burst: NodeJS.Timeout | null = null;
+  let staging: { stop(): void } | null = null;
   return {
     name: 'demo',
     get url() {
@@ -18,15 +19,16 @@ export function demoComponent(opts: { publishers?: number; seed?: string } = {})
     },
     async start(node: Node) {
       sim = await startSimulator({ publishers: opts.publishers ?? 300, seed: opts.seed ?? 'demo', host: '127.0.0.1', port: 0, rateScale: 4 });
-      const rows = sim.publishers.map((p) => publisherRow({ ...p, category: p.section }));
+      const tier = simulatedTiers(sim.publishers);
+      const rows = sim.publishers.map((p) => ({ ...publisherRow({ ...p, category: p.section }), tier: tier(p) }));
       await addPublishers(node.sql, rows);
-      // now and then a breaking story: many outlets on one event within minutes
-      burst = setInterval(() => sim?.burst({ publishers: 25, withinMs: 5 * 60_000 }), 15 * 60_000);
-      burst.unref();
+      // a breaking story soon after start (a newcomer sees the banner fire), then now and then:
+      // many outlets on one event within a minute; publishers poll first within 20 s, then subscribe
+      staging = stageBreaking(sim, { firstAfterMs: 40_000, everyMs: 20 * 60_000, publishers: 50, withinMs: 60_000, seed: opts.seed ?? 'demo' });
       node.log.info({ simulator: sim.url, publishers: rows.length }, 'demo publishers ready');
     },
     async stop() {
-      if (burst) clearInterval(burst);
+      staging?.stop();
       await sim?.close();
     },
   };

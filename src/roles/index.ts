@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Component } from '../node.js';
 import { activityComponent } from './activity.js';
 import { apiComponent } from './api.js';
+import { breakingComponent } from './breaking.js';
 import { demoComponent } from './demo.js';
 import { fetcherComponent } from './fetcher.js';
 import { ingestComponent } from './ingest.js';
@@ -23,7 +24,8 @@ export function componentsFor(config: Config): Component[] {
   let publishers: PublishersComponent | null = null;
   if (roles.has('ingest') || roles.has('process')) {
     const ingest = ingestComponent({ fetcher });
-    out.push(ingest, activityComponent({ ingest }));
+    // live story events and breaking-news detection follow the stories this node writes
+    out.push(ingest, activityComponent({ ingest }), breakingComponent({ ingest }));
     if (roles.has('ingest')) {
       if (config.opml) out.push(opmlComponent(config.opml));
       if (config.demo) out.push(demoComponent());

@@ -56,6 +56,8 @@ describe.skipIf(!chromiumAvailable)('front page in headless Chromium', { timeout
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     expect(await page.evaluate(() => document.querySelectorAll('#view b, #view script').length)).toBe(0);
     for (const t of await page.$$eval('.story time', (els) => els.map((e) => e.textContent ?? ''))) expect(t).toMatch(/ago|yesterday|now|in |tomorrow|\d/);
+    // the live module before the app (each stamped with the build's digest)
+    expect(await page.evaluate(() => [...document.querySelectorAll('script')].map((s) => (s.getAttribute('src') ?? '').replace(/\?v=.*$/, '')))).toEqual(['/live.js', '/app.js']);
     await page.waitForFunction(() => {
       const i = document.querySelector('.story[data-story-id="quake"] img.thumb');
       return !!i && i.complete && i.naturalWidth > 0;

@@ -209,6 +209,24 @@ ALTER TABLE articles ADD COLUMN search tsvector GENERATED ALWAYS AS (
 CREATE INDEX articles_search_idx ON articles USING gin (search);
 `;
 
+// Breaking news: the detector's active set, readable by every API node (`GET /v1/breaking`, the
+// feed boost, WebSocket subscribers joining late). Rows stay after a story cools down (`ended_at`)
+// for a while, so a restarted detector neither forgets nor re-announces what it already decided.
+const breakingStories = `
+CREATE TABLE breaking_stories (
+  story_id text PRIMARY KEY,
+  since timestamptz NOT NULL,
+  last_spike_at timestamptz NOT NULL,
+  ended_at timestamptz,
+  regions text[] NOT NULL DEFAULT '{}',
+  signal text NOT NULL,
+  articles integer NOT NULL,
+  publishers integer NOT NULL,
+  baseline double precision NOT NULL
+);
+CREATE INDEX breaking_stories_active_idx ON breaking_stories (since DESC) WHERE ended_at IS NULL;
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -218,6 +236,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 5, name: 'search plans queries with common words for their literal', sql: searchCommonLexemes },
   { version: 6, name: 'drop the url_hash index the unique (url_hash, published_at) index makes redundant', sql: dropRedundantUrlHashIndex },
   { version: 7, name: 'cheaper ingest writes: drop indexes no query uses, no search vector for duplicates', sql: cheaperIngestWrites },
+  { version: 18, name: 'breaking stories: the active set and its recent history', sql: breakingStories },
   { version: 25, name: 'search answers one result per story, with how many of its articles matched', sql: searchGroupedByStory },
 ];
 

@@ -3,6 +3,7 @@ import type { ArticleRow } from '../../actors/store/articles.js';
 import type { Cache } from '../../runtime/cache.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
+import type { BreakingService } from '../breaking.js';
 import type { CursorCodec } from '../cursor.js';
 import type { FeedService } from '../feed.js';
 import { etagOf, type HotEntry } from '../hot-cache.js';
@@ -35,6 +36,8 @@ export interface ApiDeps {
   findSource?: (siteUrl: string) => Promise<{ url: string; kind: string } | null>;
   /** how long a rendered first page of a search is reused (default SEARCH_HOT_TTL_MS; 0 = never) */
   searchHotTtlMs?: number;
+  /** the active breaking set (GET /v1/breaking); absent = one reading SQL through `feed` */
+  breaking?: BreakingService;
   /** told after admin routes add or remove publishers, so schedulers need not poll the table */
   onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
 }

@@ -9,6 +9,7 @@ import { CLIENT_JS } from '../web/client.js';
 import { DOM_JS } from '../web/dom.js';
 import { FEED_JS } from '../web/feed-view.js';
 import { FORYOU_JS } from '../web/foryou-view.js';
+import { LIVE_JS } from '../web/live-client.js';
 import { INDEX_HTML } from '../web/page.js';
 import { STORY_JS } from '../web/story-view.js';
 import { APP_CSS } from '../web/styles.js';
@@ -25,6 +26,7 @@ const JS = 'text/javascript; charset=utf-8';
 /** The client's files by path: the entry script, its modules and the stylesheet. */
 const FILES: Record<string, { body: string; type: string }> = {
   '/app.js': { body: CLIENT_JS, type: JS },
+  '/live.js': { body: LIVE_JS, type: JS },
   '/ui/dom.js': { body: DOM_JS, type: JS },
   '/ui/cards.js': { body: CARDS_JS, type: JS },
   '/ui/feed.js': { body: FEED_JS, type: JS },
@@ -56,7 +58,7 @@ function asset(body: string, type: string): (req: Request) => Reply {
   };
 }
 
-/** The web UI: the shell at every app path, the client's modules and the stylesheet. */
+/** The web UI: the shell at every app path, the client's modules (the live module `/live.js` among them) and the stylesheet. */
 export function registerWebRoutes(router: Router, wrap: (h: Handler) => Handler): void {
   const v = webVersion();
   const stamp = (s: string) => s.replaceAll('__V__', v);
@@ -67,4 +69,6 @@ export function registerWebRoutes(router: Router, wrap: (h: Handler) => Handler)
     const serve = asset(stamp(f.body), f.type);
     router.get(path, wrap((req) => (readQuery(req.query, ['v']), serve(req))));
   }
+  // browsers ask for it on their own; without one every page view logs a 404 in the console
+  router.get('/favicon.ico', wrap(() => ({ status: 204, headers: { 'cache-control': 'public, max-age=86400' } })));
 }

@@ -20,6 +20,7 @@ export const INDEX_HTML = `<!doctype html>
 <link rel="modulepreload" href="/ui/dom.js?v=__V__">
 <link rel="modulepreload" href="/ui/cards.js?v=__V__">
 <link rel="modulepreload" href="/ui/feed.js?v=__V__">
+<script type="module" src="/live.js?v=__V__"></script>
 <script type="module" src="/app.js?v=__V__"></script>
 </head>
 <body>

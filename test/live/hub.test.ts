@@ -1,0 +1,279 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FeedItem } from '../../src/actors/store/feed-items.js';
+import { cacheLiveEvents, type BreakingItem } from '../../src/actors/store/live-events.js';
+import { LiveHub, type LiveHubOptions } from '../../src/api/live/hub.js';
+import { Router } from '../../src/api/router.js';
+import { HttpServer } from '../../src/api/server.js';
+import { MemoryCache } from '../../src/runtime/cache-memory.js';
+import { openCache, type Cache } from '../../src/runtime/cache.js';
+import { OP, RawWs } from '../helpers/raw-ws.js';
+
+async function until<T>(what: string, probe: () => T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== null && v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const item = (id: string, over: Partial<FeedItem> = {}): FeedItem => ({
+  article_id: `a-${id}`, story_id: id, title: `Story ${id}`, summary: null, thumbnail_url: null, publisher_id: 'daily', publisher_name: 'Daily',
+  published_at: '2026-01-01T00:00:00Z', source_url: `https://example.com/${id}`, category: 'technology', region: 'us', coverage_count: 1, ...over,
+}) as FeedItem;
+
+interface HubServer {
+  hub: LiveHub;
+  port: number;
+  cache: Cache;
+  publish: ReturnType<typeof cacheLiveEvents>['publish'];
+  close(): Promise<void>;
+}
+
+const open: HubServer[] = [];
+const clients: RawWs[] = [];
+
+async function startHub(opts: Partial<LiveHubOptions> = {}, cache: Cache = new MemoryCache()): Promise<HubServer> {
+  const http = new HttpServer({ host: '127.0.0.1', port: 0, router: new Router() });
+  const hub = new LiveHub({ maxSubscriptions: 5, maxFrameBytes: 512, maxConnectionsPerClient: 6, maxBufferBytes: 16 * 1024, heartbeatSeconds: 8, coalesceMs: 20, ...opts });
+  hub.attach(http.app);
+  const events = cacheLiveEvents(cache);
+  await hub.start(events);
+  const port = await http.listen();
+  const s: HubServer = {
+    hub, port, cache, publish: (e) => events.publish(e),
+    close: async () => {
+      await hub.close();
+      await http.close(0);
+    },
+  };
+  open.push(s);
+  return s;
+}
+
+async function client(s: HubServer, topics?: string[]): Promise<RawWs> {
+  const c = await RawWs.open(s.port);
+  clients.push(c);
+  if (topics) {
+    c.json({ type: 'subscribe', topics });
+    await until('subscribed', () => c.messages().some((m) => m.type === 'subscribed'));
+  }
+  return c;
+}
+
+const of = (c: RawWs, type: string) => c.messages().filter((m) => m.type === type);
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  for (const s of open.splice(0)) await s.close();
+});
+
+describe('the live hub (/v1/live)', () => {
+  it('answers subscribe and pushes new stories to the topics they belong to, once per connection', async () => {
+    const s = await startHub();
+    const feed = await client(s, ['feed:us:technology']);
+    const other = await client(s, ['feed:uk:sports']);
+    const both = await client(s, ['feed:global:top', 'feed:us:top', 'story:s1']);
+    const story = await client(s, ['story:s1']);
+    expect(of(feed, 'subscribed')[0]).toEqual({ type: 'subscribed', topics: ['feed:us:technology'] });
+    await s.publish({ type: 'stories', stories: [{ item: item('s1'), regions: ['us'] }] });
+    for (const c of [feed, both, story]) await until('story pushed', () => of(c, 'story').length > 0);
+    expect(of(feed, 'story')[0]).toEqual({ type: 'story', story: item('s1') });
+    // an update of the same story (coverage count) follows as another frame
+    await s.publish({ type: 'stories', stories: [{ item: item('s1', { coverage_count: 7 }), regions: ['us'] }] });
+    await until('update pushed', () => of(story, 'story').length === 2);
+    expect((of(story, 'story')[1]!.story as FeedItem).coverage_count).toBe(7);
+    await until('both got the update', () => of(both, 'story').length === 2);
+    // subscribed to three matching topics, it still got each update once
+    expect(of(both, 'story')).toHaveLength(2);
+    expect(of(other, 'story')).toEqual([]);
+  });
+
+  it('coalesces a story updated many times within the interval into its latest version', async () => {
+    const s = await startHub({ coalesceMs: 300 });
+    const c = await client(s, ['story:s9']);
+    for (let n = 1; n <= 20; n++) await s.publish({ type: 'stories', stories: [{ item: item('s9', { coverage_count: n }), regions: ['us'] }] });
+    await until('one frame', () => of(c, 'story').length > 0);
+    await new Promise((r) => setTimeout(r, 400));
+    const got = of(c, 'story').map((m) => (m.story as FeedItem).coverage_count);
+    expect(got.at(-1)).toBe(20);
+    expect(got.length).toBeLessThan(20);
+  });
+
+  it('pushes breaking news to breaking and to the breaking topics of its editions only', async () => {
+    const s = await startHub();
+    const all = await client(s, ['breaking']);
+    const eu = await client(s, ['breaking:eu']);
+    const us = await client(s, ['breaking:us']);
+    const story: BreakingItem = { ...item('b1', { category: 'world' }), breaking_since: '2026-01-01T00:00:00.000Z' };
+    await s.publish({ type: 'breaking', story, regions: ['eu', 'uk'], active: true });
+    await until('breaking pushed', () => of(all, 'breaking').length > 0 && of(eu, 'breaking').length > 0);
+    expect(of(eu, 'breaking')[0]).toEqual({ type: 'breaking', story, active: true });
+    await s.publish({ type: 'breaking', story, regions: ['eu', 'uk'], active: false });
+    await until('cool-down pushed', () => of(all, 'breaking').length === 2);
+    expect(of(all, 'breaking')[1]!.active).toBe(false);
+    expect(of(us, 'breaking')).toEqual([]);
+  });
+
+  it('tells a client subscribing to breaking news what is breaking now', async () => {
+    const story: BreakingItem = { ...item('b2'), breaking_since: '2026-01-01T00:00:00.000Z' };
+    const asked: string[] = [];
+    const s = await startHub({ breaking: async (region) => (asked.push(region), region === 'global' || region === 'us' ? [story] : []) });
+    const c = await client(s, ['breaking:us', 'feed:us:top']);
+    await until('replayed', () => of(c, 'breaking').length > 0);
+    expect(of(c, 'breaking')).toEqual([{ type: 'breaking', story, active: true }]);
+    expect(asked).toEqual(['us']);
+  });
+
+  it.each([
+    ['not JSON', 'subscribe me', 'invalid_json'],
+    ['not an object', '[1,2]', 'invalid_frame'],
+    ['an unknown type', '{"type":"hello"}', 'invalid_frame'],
+    ['no topics', '{"type":"subscribe"}', 'invalid_topics'],
+    ['an unknown topic', '{"type":"subscribe","topics":["feed:mars:top"]}', 'invalid_topic'],
+    ['a non-string topic', '{"type":"subscribe","topics":[42]}', 'invalid_topic'],
+    ['a story id with a slash', '{"type":"subscribe","topics":["story:../x"]}', 'invalid_topic'],
+    ['too many topics', JSON.stringify({ type: 'subscribe', topics: ['breaking', 'breaking:us', 'breaking:uk', 'breaking:eu', 'breaking:apac', 'breaking:mea'] }), 'too_many_subscriptions'],
+    ['a frame over the size limit', JSON.stringify({ type: 'subscribe', topics: ['breaking'], pad: 'x'.repeat(600) }), 'frame_too_large'],
+  ])('answers %s with an error frame, keeps the connection and disturbs nobody', async (_what, frame, code) => {
+    const s = await startHub();
+    const bystander = await client(s, ['feed:us:top']);
+    const bad = await client(s, ['feed:us:technology']);
+    bad.send(frame);
+    await until('error frame', () => of(bad, 'error').length > 0);
+    const err = of(bad, 'error')[0]!.error as { code: string; message: string };
+    expect(err.code).toBe(code);
+    expect(err.message.length).toBeGreaterThan(5);
+    // the connection lives on: pings are answered and pushes still arrive, to both clients
+    bad.json({ type: 'ping' });
+    await until('pong', () => of(bad, 'pong').length > 0);
+    await s.publish({ type: 'stories', stories: [{ item: item('after'), regions: ['us'] }] });
+    await until('pushes after the bad frame', () => of(bad, 'story').length > 0 && of(bystander, 'story').length > 0);
+    // nothing of a refused subscribe was applied
+    expect(s.hub.subscribers('breaking')).toBe(0);
+  });
+
+  it('answers a binary frame with an error frame', async () => {
+    const s = await startHub();
+    const c = await client(s);
+    c.sendFrame(OP.binary, Buffer.from([1, 2, 3]));
+    await until('error frame', () => of(c, 'error').length > 0);
+    expect((of(c, 'error')[0]!.error as { code: string }).code).toBe('binary_frame');
+  });
+
+  it('closes a connection that sends a frame far over the limit, and only that one', async () => {
+    const s = await startHub();
+    const bystander = await client(s, ['feed:us:top']);
+    const huge = await client(s);
+    huge.send('x'.repeat(512 * 16 + 1));
+    await huge.closed;
+    await until('closed on the server', () => s.hub.connections === 1);
+    await s.publish({ type: 'stories', stories: [{ item: item('still'), regions: ['us'] }] });
+    await until('bystander still served', () => of(bystander, 'story').length > 0);
+  });
+
+  it('unsubscribes', async () => {
+    const s = await startHub();
+    const c = await client(s, ['feed:us:top', 'breaking']);
+    c.json({ type: 'unsubscribe', topics: ['feed:us:top'] });
+    await until('unsubscribed', () => of(c, 'unsubscribed').length > 0);
+    expect(s.hub.subscribers('feed:us:top')).toBe(0);
+    expect(s.hub.subscribers('breaking')).toBe(1);
+  });
+
+  it('limits connections per client address', async () => {
+    const s = await startHub({ maxConnectionsPerClient: 3 });
+    for (let i = 0; i < 3; i++) await client(s);
+    await expect(RawWs.open(s.port)).rejects.toThrow(/429/);
+    clients[0]!.close();
+    await until('slot freed', () => s.hub.connections === 2);
+    clients.push(await RawWs.open(s.port));
+  });
+
+  it('limits frames per second: a flood gets one error frame, then the connection is closed', async () => {
+    const s = await startHub({ framesPerSecond: 5 });
+    const c = await client(s);
+    for (let i = 0; i < 200; i++) c.json({ type: 'ping' });
+    expect(await c.closed).toBe(1008);
+    expect(of(c, 'error').map((m) => (m.error as { code: string }).code)).toEqual(['rate_limited']);
+  });
+
+  it('never buffers without bound for a client that does not read: it is coalesced, then closed', async () => {
+    const s = await startHub({ maxBufferBytes: 16 * 1024, coalesceMs: 1 });
+    const reader = await client(s, ['feed:us:top']);
+    reader.frames.length = 0;
+    let readerGot = 0;
+    reader.onFrame = () => readerGot++;
+    const sleeper = await RawWs.open(s.port, { keep: false });
+    clients.push(sleeper);
+    sleeper.json({ type: 'subscribe', topics: ['feed:us:top'] });
+    await until('sleeper subscribed', () => s.hub.subscribers('feed:us:top') === 2);
+    sleeper.pause();
+    const pad = 'p'.repeat(4000);
+    let maxBuffered = 0;
+    let maxPending = 0;
+    // 40 MB of distinct story updates: far more than the socket buffers hold
+    for (let i = 0; i < 10_000 && s.hub.connections === 2; i++) {
+      await s.publish({ type: 'stories', stories: [{ item: item(`u${i}`, { summary: pad }), regions: ['us'] }] });
+      if (i % 50 === 0) {
+        await new Promise((r) => setTimeout(r, 5));
+        const st = s.hub.stats();
+        maxBuffered = Math.max(maxBuffered, st.maxBufferedBytes);
+        maxPending = Math.max(maxPending, st.pendingUpdates);
+      }
+    }
+    // the server let it go (a paused socket sees the close only once it reads again)
+    await until('sleeper dropped', () => s.hub.connections === 1);
+    sleeper.socket.resume();
+    expect(await sleeper.closed).toBe(1013);
+    // what the server held for it stayed bounded: the buffer limit plus a frame or so in uWS, at most 256 updates waiting
+    expect(maxBuffered).toBeLessThanOrEqual(16 * 1024 + 5 * 1024);
+    expect(maxPending).toBeLessThanOrEqual(257);
+    expect(s.hub.connections).toBe(1);
+    // the reader was served all along
+    expect(readerGot).toBeGreaterThan(100);
+  });
+
+  it('pings idle connections: one that answers stays, one that does not is closed', { timeout: 90_000 }, async () => {
+    const s = await startHub({ heartbeatSeconds: 8 });
+    const c = await client(s);
+    c.autoPong = false;
+    const alive = await client(s);
+    await until('a ping', () => c.frames.some((f) => f.opcode === OP.ping), 60_000);
+    expect(s.hub.connections).toBe(2);
+    // closed by the server after the ping went unanswered
+    await c.closed;
+    await until('closed on the server', () => s.hub.connections === 1);
+    expect(alive.frames.filter((f) => f.opcode === OP.ping).length).toBeGreaterThan(0);
+    alive.json({ type: 'ping' });
+    await until('the answering one is served', () => of(alive, 'pong').length > 0);
+  });
+
+  it('reaches the subscribers of every API node through Redis', async () => {
+    const prefix = `newsagg-live-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;
+    const caches = await Promise.all([0, 1, 2].map(() => openCache({ redisUrl: 'redis://127.0.0.1:6379', prefix })));
+    try {
+      const a = await startHub({}, caches[0]);
+      const b = await startHub({}, caches[1]);
+      const ca = await client(a, ['breaking:eu']);
+      const cb = await client(b, ['breaking']);
+      // a third node (the one that detected it) publishes
+      const story: BreakingItem = { ...item('r1'), breaking_since: '2026-01-01T00:00:00.000Z' };
+      await cacheLiveEvents(caches[2]!).publish({ type: 'breaking', story, regions: ['eu'], active: true });
+      await until('both nodes pushed it', () => of(ca, 'breaking').length > 0 && of(cb, 'breaking').length > 0);
+      expect(of(ca, 'breaking')[0]).toEqual({ type: 'breaking', story, active: true });
+    } finally {
+      for (const s of open.splice(0)) await s.close();
+      for (const c of caches) await c.close();
+    }
+  });
+
+  it('says goodbye (1001) to every client when the server closes', async () => {
+    const s = await startHub();
+    const c = await client(s, ['breaking']);
+    await s.close();
+    open.splice(open.indexOf(s), 1);
+    expect(await c.closed).toBe(1001);
+  });
+});
