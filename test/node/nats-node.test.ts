@@ -38,17 +38,17 @@ describe('--node-id', () => {
 describe('a node with --nats-url', () => {
   it('connects at start, reports NATS in /readyz and owned shards (0 until wiring) in /metrics', async () => {
     const scratch = await scratchSchema();
-    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--database-url', scratch.url, '--nats-url', SHARED_NATS_URL, '--node-id', 'test-node-1', '--admin-token', 'tok'], {});
+    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--database-url', scratch.url, '--nats-url', SHARED_NATS_URL, '--node-id', 'test-node-1', '--admin-token', 'nats-node-admin-token-0123'], {});
     const node = await startNode(config, { log: silentLogger });
     try {
       expect(node.nodeId).toBe('test-node-1');
       expect(node.nats?.connected).toBe(true);
       const ready = await get(`${node.url}/readyz`);
       expect(ready.json).toEqual({ status: 'ready', checks: { sql: 'ok', cache: 'ok', nats: 'ok' } });
-      const metrics = await get(`${node.url}/metrics`, 'tok');
+      const metrics = await get(`${node.url}/metrics`, 'nats-node-admin-token-0123');
       for (const kind of ['publisher', 'dedup', 'story']) expect(metrics.text).toContain(`newsagg_owned_shards{kind="${kind}"} 0`);
       node.ownedShards.track((k) => (k === 'dedup' ? 7 : 0));
-      expect((await get(`${node.url}/metrics`, 'tok')).text).toContain('newsagg_owned_shards{kind="dedup"} 7');
+      expect((await get(`${node.url}/metrics`, 'nats-node-admin-token-0123')).text).toContain('newsagg_owned_shards{kind="dedup"} 7');
     } finally {
       await node.stop();
       await scratch.drop();

@@ -51,8 +51,9 @@ function missingView() {
   return { node: el('div', { class: 'view' }, el('div', { class: 'view-head' }, el('h1', { text: 'Page not found' }), el('p', {}, el('a', { href: '/', 'data-nav': '', text: 'Go to top stories' })))), ready: Promise.resolve(), dispose() {}, title: 'Not found' };
 }
 
-function build(route) {
+function build(route, revalidate) {
   const ctx = {
+    revalidate,
     setTitle: (t) => (document.title = t + ' · newsagg'),
     // a story page marks its section in the nav once the story is loaded (if still shown)
     setCategory: (c) => {
@@ -113,7 +114,7 @@ function show(opts) {
   }
   const restored = !!entry;
   if (!entry) {
-    entry = { key: state.key, url: location.href, route, view: build(route), scrollY: typeof state.scrollY === 'number' ? state.scrollY : 0 };
+    entry = { key: state.key, url: location.href, route, view: build(route, !!o.revalidate), scrollY: typeof state.scrollY === 'number' ? state.scrollY : 0 };
   }
   while (kept.size > KEEP_VIEWS) {
     const [oldest, e] = kept.entries().next().value;
@@ -186,7 +187,7 @@ function init() {
   window.addEventListener('popstate', () => show());
   window.addEventListener('pagehide', remember);
   window.addEventListener('scroll', onScroll, { passive: true });
-  document.addEventListener('newsagg:refresh', () => show({ drop: true, fresh: true, top: true }));
+  document.addEventListener('newsagg:refresh', () => show({ drop: true, fresh: true, top: true, revalidate: true }));
   if (!history.state || !history.state.key) history.replaceState({ key: newKey(), scrollY: 0 }, '');
   show();
 }

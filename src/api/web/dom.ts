@@ -98,7 +98,7 @@ export async function api(url, opts) {
     body = o.text;
   }
   try {
-    const r = await fetch(url, { method: o.method || 'GET', headers, body, credentials: 'same-origin' });
+    const r = await fetch(url, { method: o.method || 'GET', headers, body, credentials: 'same-origin', cache: o.cache || 'default' });
     const data = r.status === 204 ? null : await r.json().catch(() => null);
     return { ok: r.ok, status: r.status, body: data };
   } catch (err) {

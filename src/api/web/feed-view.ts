@@ -76,7 +76,8 @@ export function pagedList(o) {
     loading = true;
     status.className = 'status loading';
     status.textContent = count === 0 ? 'Loading stories…' : 'Loading more…';
-    const res = await api(o.url(cursor));
+    // a reload the reader asked for (the new-stories pill) revalidates: feed pages may be cached for seconds
+    const res = await api(o.url(cursor), first && o.revalidate ? { cache: 'no-cache' } : undefined);
     loading = false;
     if (stopped) return;
     if (!res.ok || !res.body || !Array.isArray(res.body.items)) {
@@ -166,7 +167,7 @@ function sidePanel(side, region, firstPage) {
   });
 }
 
-export function feedView(route) {
+export function feedView(route, ctx) {
   const { region, category } = route;
   const side = el('aside', { class: 'side' });
   const list = pagedList({
@@ -174,6 +175,7 @@ export function feedView(route) {
     card: (it) => storyCard(it, { region }),
     empty: () => emptyFeed(region, category),
     onFirst: (page) => sidePanel(side, region, page),
+    revalidate: !!(ctx && ctx.revalidate),
   });
   const title = category === 'top' ? 'Top stories' : CATEGORY_LABELS[category];
   const node = el('div', { class: 'view feed-view' },
