@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ensureArticlePartitions, newsMigrations } from './actors/store/migrations.js';
 import { addHealthRoutes } from './api/health.js';
+import { HttpMetrics } from './api/http-metrics.js';
 import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
@@ -86,7 +87,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     persistDeadLetters(system, sql, log);
 
     const router = new Router();
-    const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes });
+    const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes, metrics: new HttpMetrics(metrics) });
     let stopping = false;
     addHealthRoutes(router, { checks: { sql: () => sql.ping(), cache: () => cache.ping() }, metrics, draining: () => stopping, log });
 
