@@ -44,6 +44,15 @@ function isAllowEntry(s: string): boolean {
   return isIP(addr) !== 0 || HOST_RE.test(addr);
 }
 
+/** An IP address or an IP CIDR (`--trust-proxy`). */
+function isCidr(s: string): boolean {
+  const [addr, bits, ...rest] = s.split('/');
+  if (rest.length > 0 || addr === undefined) return false;
+  const v = isIP(addr);
+  if (v === 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128));
+}
+
 const intIn = (min: number, max: number) =>
   z.coerce.number({ error: 'expected a number' }).int({ error: 'expected an integer' })
     .min(min, { error: `expected an integer from ${min} to ${max}` })
@@ -136,6 +145,44 @@ export const options = {
   rateLimitRps: opt({ name: 'rate-limit-rps', schema: positive, default: 20, doc: 'public API requests per second per client (token or IP)' }),
   rateLimitBurst: opt({ name: 'rate-limit-burst', schema: intIn(1, 1_000_000), default: 40, doc: 'public API burst size per client' }),
   bodyLimitBytes: opt({ name: 'body-limit-bytes', schema: intIn(1, 1 << 30), default: 1 << 20, defaultDoc: '1048576', doc: 'largest HTTP request body accepted' }),
+  trustProxy: opt({
+    name: 'trust-proxy',
+    schema: z.string().transform((s, ctx): string[] => {
+      const parts = list(s);
+      const bad = parts.find((p) => !isCidr(p));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `not an IP address or CIDR: "${bad}"` });
+        return z.NEVER;
+      }
+      return parts;
+    }),
+    default: [],
+    defaultDoc: '(none)',
+    doc: 'comma list of proxy addresses/CIDRs whose X-Forwarded-For is believed (the right-most untrusted hop is the client)',
+  }),
+  apiTokens: opt({
+    name: 'api-tokens',
+    secret: true,
+    schema: z.string().transform((s, ctx): string[] => {
+      const parts = list(s);
+      if (parts.some((p) => p.length < 16 || !/^[\x21-\x7e]+$/.test(p))) {
+        ctx.addIssue({ code: 'custom', message: 'each token must be at least 16 printable characters without spaces' });
+        return z.NEVER;
+      }
+      return [...new Set(parts)];
+    }),
+    default: [],
+    defaultDoc: '(none)',
+    doc: 'comma list of per-client API tokens (Authorization: Bearer); each has its own rate-limit bucket and reader profile',
+  }),
+  retentionDays: opt({ name: 'retention-days', schema: intIn(1, 36_500), default: 30, doc: 'articles (whole month partitions), clicks and emptied stories older than this are deleted' }),
+  catalogue: opt({
+    name: 'catalogue',
+    schema: z.enum(['all', 'global', 'us', 'uk', 'eu', 'apac', 'latam', 'mea']).optional(),
+    default: undefined,
+    defaultDoc: '(none)',
+    doc: 'on an empty database, add the shipped catalogue of real publishers: an edition (us, uk, eu, apac, latam, mea, global) or all',
+  }),
   shutdownTimeoutMs: opt({ name: 'shutdown-timeout-ms', schema: intIn(0, 3_600_000), default: 15_000, doc: 'graceful-shutdown budget before the process exits anyway' }),
 } as const;
 

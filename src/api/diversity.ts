@@ -16,13 +16,20 @@ export interface DiversityRules {
   maxPerPublisher: number;
   /** categories wanted on the first page (0 for none) */
   minCategories: number;
+  /** pages filled by the rules; the rest keeps its order (default: all) */
+  maxPages?: number;
 }
 
 export function diversify<T extends Rankable>(ranked: readonly T[], rules: DiversityRules): T[] {
   const out: T[] = [];
   let pending = ranked.slice();
   let page = 0;
+  const maxPages = rules.maxPages ?? Infinity;
   while (pending.length > 0) {
+    if (page >= maxPages) {
+      out.push(...pending);
+      break;
+    }
     const perPublisher = new Map<string, number>();
     const cats = new Set<string>();
     const taken: T[] = [];

@@ -209,6 +209,28 @@ ALTER TABLE articles ADD COLUMN search tsvector GENERATED ALWAYS AS (
 CREATE INDEX articles_search_idx ON articles USING gin (search);
 `;
 
+// Readers (DESIGN §6): a reader row holds only explicit interests; reading history is the clicks
+// table, now keyed by a stable reader id (a hash of the reader's token) and carrying the clicked
+// article's publisher, so a history summary needs no look-up in the partitioned articles table.
+// Clicks are read per reader (history) and per time (trending, retention: clicks_at_idx).
+const readers = `
+CREATE TABLE readers (
+  id text PRIMARY KEY,
+  follow jsonb NOT NULL DEFAULT '{}'::jsonb,
+  hide jsonb NOT NULL DEFAULT '{}'::jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE clicks ADD COLUMN publisher_id text;
+CREATE INDEX clicks_reader_idx ON clicks (reader, at DESC) WHERE reader IS NOT NULL;
+`;
+
+// Source authority in (0, 1], recomputed from the publisher's tier and record (see
+// actors/publisher/authority.ts); NULL until first computed (readers then use the tier alone).
+const publisherAuthority = `
+ALTER TABLE publishers ADD COLUMN authority real;
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -218,6 +240,8 @@ export const newsMigrations: readonly Migration[] = [
   { version: 5, name: 'search plans queries with common words for their literal', sql: searchCommonLexemes },
   { version: 6, name: 'drop the url_hash index the unique (url_hash, published_at) index makes redundant', sql: dropRedundantUrlHashIndex },
   { version: 7, name: 'cheaper ingest writes: drop indexes no query uses, no search vector for duplicates', sql: cheaperIngestWrites },
+  { version: 21, name: 'readers: interests by stable reader id, clicks by reader with their publisher', sql: readers },
+  { version: 22, name: 'publisher authority from tier and record', sql: publisherAuthority },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

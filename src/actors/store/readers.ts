@@ -1,0 +1,65 @@
+import type { Sql } from '../../runtime/sql.js';
+
+/**
+ * Readers as stored: a row of explicit interests (`follow`, `hide` as JSON lists) and the
+ * reader's clicks, which are its reading history. Nothing else about a reader is kept.
+ */
+
+/** One remembered click, as much of it as the history needs. */
+export interface HistoryClick {
+  publisher_id: string | null;
+  category: string | null;
+  /** the clicked story's entity names (lower case) */
+  entities: string[];
+}
+
+export interface StoredReader {
+  follow: unknown;
+  hide: unknown;
+  /** the newest clicks first, at most `historyLimit` */
+  history: HistoryClick[];
+  /** how many clicks are kept for the reader in all */
+  history_size: number;
+}
+
+/**
+ * A reader's interests and recent history in one round trip; a reader never seen has empty
+ * interests and no history (the row is only written once interests are set).
+ */
+export async function loadReader(sql: Sql, id: string, historyLimit = 100): Promise<StoredReader> {
+  const { rows } = await sql.query<{ follow: unknown; hide: unknown; history: HistoryClick[] | null; n: number }>(
+    `SELECT r.follow, r.hide,
+            (SELECT json_agg(json_build_object('publisher_id', h.publisher_id, 'category', h.category, 'entities', h.entities))
+               FROM (SELECT c.publisher_id, s.category, COALESCE(s.entities, '[]'::jsonb) AS entities
+                       FROM clicks c LEFT JOIN stories s ON s.id = c.story_id
+                      WHERE c.reader = $1 ORDER BY c.at DESC LIMIT $2) h) AS history,
+            (SELECT count(*)::int FROM clicks WHERE reader = $1) AS n
+       FROM (SELECT 1) one LEFT JOIN readers r ON r.id = $1`,
+    [id, historyLimit],
+  );
+  const r = rows[0];
+  return { follow: r?.follow ?? null, hide: r?.hide ?? null, history: r?.history ?? [], history_size: r?.n ?? 0 };
+}
+
+/** Replaces a reader's interests (creates the reader). */
+export async function saveInterests(sql: Sql, id: string, follow: unknown, hide: unknown): Promise<void> {
+  await sql.query(
+    `INSERT INTO readers (id, follow, hide) VALUES ($1, $2::jsonb, $3::jsonb)
+     ON CONFLICT (id) DO UPDATE SET follow = EXCLUDED.follow, hide = EXCLUDED.hide, updated_at = now()`,
+    [id, JSON.stringify(follow), JSON.stringify(hide)],
+  );
+}
+
+/** Forgets a reader: its interests and every click it made. Returns whether anything was there. */
+export async function forgetReader(sql: Sql, id: string): Promise<boolean> {
+  return sql.tx(async (q) => {
+    const a = await q.query('DELETE FROM readers WHERE id = $1', [id]);
+    const b = await q.query('DELETE FROM clicks WHERE reader = $1', [id]);
+    return a.rowCount + b.rowCount > 0;
+  });
+}
+
+/** Records one click (the reader is a reader id, or null when unknown). */
+export async function recordClick(sql: Sql, c: { article_id: string; story_id: string | null; publisher_id: string; reader: string | null }): Promise<void> {
+  await sql.query('INSERT INTO clicks (article_id, story_id, publisher_id, reader) VALUES ($1, $2, $3, $4)', [c.article_id, c.story_id, c.publisher_id, c.reader]);
+}

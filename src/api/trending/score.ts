@@ -1,0 +1,63 @@
+import type { TrendingSignals } from '../../actors/store/trending.js';
+
+/**
+ * Trending as pure maths over the window's signals: a story trends when many distinct publishers
+ * took it up recently (coverage velocity: each publisher counts by how recently it joined) and
+ * readers click it (each reader once, by how recently), damped by the time since the story last
+ * moved. Half-lives are the knobs; the clock is injected.
+ */
+export interface TrendingPolicy {
+  /** how long a publisher's joining counts fully, halving after (default 2 h) */
+  velocityHalfLifeMs: number;
+  /** the same for a reader's click (default 2 h) */
+  clickHalfLifeMs: number;
+  /** how fast a story that stopped moving cools (default 6 h) */
+  recencyHalfLifeMs: number;
+  /** weight of log2(1 + clicks) against velocity (default 1) */
+  clickWeight: number;
+}
+
+export const DEFAULT_TRENDING: TrendingPolicy = {
+  velocityHalfLifeMs: 2 * 3_600_000,
+  clickHalfLifeMs: 2 * 3_600_000,
+  recencyHalfLifeMs: 6 * 3_600_000,
+  clickWeight: 1,
+};
+
+export interface Trend {
+  id: string;
+  score: number;
+  regions: readonly string[];
+}
+
+const decay = (ageMs: number, half: number) => Math.pow(0.5, Math.max(0, ageMs) / half);
+
+/** Every story's trend score, highest first (ties by id). */
+export function trendScores(sig: TrendingSignals, now: number, p: TrendingPolicy = DEFAULT_TRENDING): Trend[] {
+  const velocity = new Map<string, number>();
+  for (const c of sig.coverage) velocity.set(c.story_id, (velocity.get(c.story_id) ?? 0) + decay(now - c.t, p.velocityHalfLifeMs));
+  const clicks = new Map<string, number>();
+  for (const c of sig.clicks) clicks.set(c.story_id, (clicks.get(c.story_id) ?? 0) + decay(now - c.t, p.clickHalfLifeMs));
+  const out: Trend[] = [];
+  for (const s of sig.stories) {
+    const v = velocity.get(s.id) ?? 0;
+    const k = clicks.get(s.id) ?? 0;
+    const score = (v + p.clickWeight * Math.log2(1 + k)) * decay(now - s.updated_ms, p.recencyHalfLifeMs);
+    if (score > 0) out.push({ id: s.id, score: Math.round(score * 1e4) / 1e4, regions: Array.isArray(s.regions) ? s.regions : [] });
+  }
+  return out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The top `n` per edition (`global` = every story), from trends sorted highest first. */
+export function topByRegion(trends: readonly Trend[], regions: readonly string[], n: number): Map<string, Trend[]> {
+  const out = new Map<string, Trend[]>(regions.map((r) => [r, []]));
+  for (const t of trends) {
+    const g = out.get('global');
+    if (g && g.length < n) g.push(t);
+    for (const r of t.regions) {
+      const list = out.get(r);
+      if (list && r !== 'global' && list.length < n) list.push(t);
+    }
+  }
+  return out;
+}
