@@ -24,6 +24,22 @@ const schemas: Record<string, Schema> = {
     region: strOrNull, coverage_count: int,
   }),
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
+  TrendingItem: { allOf: [ref('FeedItem'), obj({ trend_score: { type: 'number' } })] },
+  TrendingPage: obj({ items: { type: 'array', items: ref('TrendingItem') } }),
+  Interests: obj({
+    categories: { type: 'array', items: { type: 'string', enum: [...CATEGORIES] } },
+    entities: { type: 'array', items: str },
+    publishers: { type: 'array', items: str },
+    places: { type: 'array', items: str },
+  }),
+  InterestsUpdate: obj(
+    {
+      follow: obj({ categories: { type: 'array', items: { type: 'string', enum: [...CATEGORIES] } }, entities: { type: 'array', items: str }, publishers: { type: 'array', items: str }, places: { type: 'array', items: str } }, []),
+      hide: obj({ categories: { type: 'array', items: { type: 'string', enum: [...CATEGORIES] } }, entities: { type: 'array', items: str }, publishers: { type: 'array', items: str }, places: { type: 'array', items: str } }, []),
+    },
+    [],
+  ),
+  Me: obj({ reader_id: str, follow: ref('Interests'), hide: ref('Interests'), history_size: int }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
     published_at: dateTime, source_url: str, click_url: str, category: strOrNull, region: strOrNull, language: strOrNull,
@@ -75,21 +91,42 @@ const ok = (name: string, description = 'OK'): Schema => ({
 });
 const common = { 400: error('invalid parameter'), 429: error('rate limited; see Retry-After') };
 const admin = { security: [{ bearer: [] }] };
+const reader = { security: [{ reader: [] }, { readerCookie: [] }] };
 
 export const openApiDocument = {
   openapi: '3.1.0',
   info: {
     title: 'newsagg API',
     version: '1.0.0',
-    description: 'Feeds of stories, Full Coverage, search and publisher administration. Errors are `{"error": {"code", "message"}}`.',
+    description: 'Feeds of stories, personalised feeds, trending, Full Coverage, search and publisher administration. Errors are `{"error": {"code", "message"}}`.',
   },
   paths: {
     '/v1/feed': {
       get: {
         summary: 'One item per story (its lead), diversity enforced',
-        parameters: [region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20)],
+        parameters: [
+          region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20),
+          p('for', 'me: the calling reader\'s personalised order (reader token or newsagg_reader cookie; without either, the unpersonalised order and the cookie)', { type: 'string', enum: ['me'] }),
+        ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
       },
+    },
+    '/v1/trending': {
+      get: {
+        summary: 'Stories trending in an edition: coverage velocity, clicks, recency',
+        parameters: [region, limit(50, 20)],
+        responses: { 200: ok('TrendingPage'), ...common },
+      },
+    },
+    '/v1/me': {
+      get: { ...reader, summary: 'The calling reader: interests and how many clicks are remembered (a caller with neither token nor cookie becomes a reader)', responses: { 200: ok('Me'), ...common } },
+      put: {
+        ...reader,
+        summary: 'Replace the reader\'s interests (a missing key is an empty list)',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('InterestsUpdate') } } },
+        responses: { 200: ok('Me'), 413: error('body over 64 KB'), ...common },
+      },
+      delete: { ...reader, summary: 'Forget the reader: interests and reading history', responses: { 204: { description: 'forgotten' }, ...common } },
     },
     '/v1/articles/{id}': {
       get: { summary: 'An article with related articles of its story', parameters: [pathId('article id')], responses: { 200: ok('ArticleDetail'), 404: error('no such article'), ...common } },
@@ -140,6 +177,10 @@ export const openApiDocument = {
   },
   components: {
     schemas,
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'NEWSAGG_ADMIN_TOKEN; admin routes are off without one' } },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'NEWSAGG_ADMIN_TOKEN; admin routes are off without one' },
+      reader: { type: 'http', scheme: 'bearer', description: 'a reader token: any 16-256 URL-safe characters the client keeps secret (an API token, or the newsagg_reader cookie value)' },
+      readerCookie: { type: 'apiKey', in: 'cookie', name: 'newsagg_reader', description: 'set by the server on the first response to a caller with neither token nor cookie' },
+    },
   },
 } as const;

@@ -4,6 +4,7 @@ import { apiComponent } from './api.js';
 import { demoComponent } from './demo.js';
 import { fetcherComponent } from './fetcher.js';
 import { ingestComponent } from './ingest.js';
+import { maintenanceComponent } from './maintenance.js';
 import { opmlComponent } from './opml.js';
 import { publishersComponent, type PublishersComponent } from './publishers.js';
 
@@ -22,7 +23,7 @@ export function componentsFor(config: Config): Component[] {
   let publishers: PublishersComponent | null = null;
   if (roles.has('ingest') || roles.has('process')) {
     const ingest = ingestComponent({ fetcher });
-    out.push(ingest);
+    out.push(ingest, maintenanceComponent());
     if (roles.has('ingest')) {
       if (config.opml) out.push(opmlComponent(config.opml));
       if (config.demo) out.push(demoComponent());

@@ -59,7 +59,9 @@ export async function forgetReader(sql: Sql, id: string): Promise<boolean> {
   });
 }
 
-/** Records one click (the reader is a reader id, or null when unknown). */
-export async function recordClick(sql: Sql, c: { article_id: string; story_id: string | null; publisher_id: string; reader: string | null }): Promise<void> {
-  await sql.query('INSERT INTO clicks (article_id, story_id, publisher_id, reader) VALUES ($1, $2, $3, $4)', [c.article_id, c.story_id, c.publisher_id, c.reader]);
+/** Records one click at `at` (epoch ms; the reader is a reader id, or null when unknown). */
+export async function recordClick(sql: Sql, c: { article_id: string; story_id: string | null; publisher_id: string; reader: string | null; at: number }): Promise<void> {
+  await sql.query('INSERT INTO clicks (article_id, story_id, publisher_id, reader, at) VALUES ($1, $2, $3, $4, $5)', [
+    c.article_id, c.story_id, c.publisher_id, c.reader, new Date(c.at).toISOString(),
+  ]);
 }

@@ -17,6 +17,7 @@ import { readerFor, withCookie } from './me.js';
  */
 export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   const log = deps.log ?? silentLogger;
+  const now = deps.now ?? Date.now;
   router.get(
     '/r/:id',
     wrap(async (req) => {
@@ -28,7 +29,7 @@ export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: 
       const target = safeTarget(a.url);
       if (!target) throw new HttpError(404, 'not_found', 'the article has no web address');
       try {
-        await recordClick(deps.sql, { article_id: a.id, story_id: a.story_id, publisher_id: a.publisher_id, reader: reader.id });
+        await recordClick(deps.sql, { article_id: a.id, story_id: a.story_id, publisher_id: a.publisher_id, reader: reader.id, at: now() });
         await deps.profiles?.changed(reader.id);
       } catch (err) {
         // a lost click must not cost the reader the article
