@@ -40,6 +40,13 @@ const schemas: Record<string, Schema> = {
     [],
   ),
   Me: obj({ reader_id: str, follow: ref('Interests'), hide: ref('Interests'), history_size: int }),
+  Catalogue: obj({
+    first_run: { type: 'boolean' },
+    publishers: int,
+    can_import: { type: 'boolean' },
+    catalogue: obj({ total: int, editions: { type: 'array', items: obj({ region: str, publishers: int }) } }),
+  }),
+  CatalogueImport: obj({ added: int, offered: int }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
     published_at: dateTime, source_url: str, click_url: str, category: strOrNull, region: strOrNull, language: strOrNull,
@@ -146,6 +153,15 @@ export const openApiDocument = {
         summary: 'Records the click and redirects to the article at its publisher',
         parameters: [pathId('article id')],
         responses: { 302: { description: 'redirect to the stored source URL', headers: { Location: { schema: str } } }, 404: error('no such article'), ...common },
+      },
+    },
+    '/v1/catalogue': {
+      get: { summary: 'The shipped catalogue of real publishers per edition, and whether this node has none yet (first run)', responses: { 200: ok('Catalogue'), ...common } },
+      post: {
+        ...admin,
+        summary: 'Add an edition of the catalogue (plus its global feeds); without an admin token configured, only while the node has no publishers',
+        requestBody: { required: true, content: { 'application/json': { schema: obj({ region: { type: 'string', enum: ['all', 'us', 'uk', 'eu', 'apac', 'latam', 'mea', 'global'] } }) } } },
+        responses: { 200: ok('CatalogueImport'), 401: error('missing or wrong token'), 403: error('not a first run and no admin token configured'), ...common },
       },
     },
     '/v1/publishers': {

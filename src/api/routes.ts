@@ -3,6 +3,7 @@ import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerArticleRoutes } from './routes/articles.js';
 import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
+import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerReaderRoutes, readerFor, withCookie } from './routes/me.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
@@ -18,8 +19,9 @@ export type { ApiDeps } from './routes/common.js';
 
 /**
  * Registers the public API (DESIGN §6) on the node's router: feed (and `for=me`), articles,
- * stories, search, click redirect, readers (`/v1/me`), trending, thumbnails, the OpenAPI
- * document, the web UI, and, when an admin token is set, the admin routes. Every route passes the per-client token bucket first (a known API token has
+ * stories, search, click redirect, readers (`/v1/me`), trending, the publisher catalogue
+ * (first run), thumbnails, the OpenAPI document, the web UI, and, when an admin token is set,
+ * the admin routes. Every route passes the per-client token bucket first (a known API token has
  * its own bucket, everyone else is limited per IP: an unknown token must not buy a fresh bucket).
  * `/healthz`, `/readyz` and `/metrics` are added by health.ts.
  */
@@ -49,6 +51,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerTrendingRoutes(router, deps, wrap);
   registerThumbRoutes(router, deps.dataDir, wrap);
   registerAdminRoutes(router, deps, wrap);
+  registerCatalogueRoutes(router, deps, wrap);
   router.get('/v1/openapi.json', wrap((req) => jsonCached(req, openApiDocument, 'public, max-age=300')));
   // the web pages are where a browser first arrives: they make it a reader (set the cookie)
   registerWebRoutes(router, (h) => wrap(asReader(h, deps)));

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Component } from '../node.js';
 import { apiComponent } from './api.js';
+import { catalogueComponent } from './catalogue.js';
 import { demoComponent } from './demo.js';
 import { fetcherComponent } from './fetcher.js';
 import { ingestComponent } from './ingest.js';
@@ -25,6 +26,8 @@ export function componentsFor(config: Config): Component[] {
     const ingest = ingestComponent({ fetcher });
     out.push(ingest, maintenanceComponent());
     if (roles.has('ingest')) {
+      // the catalogue first: it only fills a database that has no publishers at all
+      out.push(catalogueComponent(config.catalogue, !!config.opml || config.demo));
       if (config.opml) out.push(opmlComponent(config.opml));
       if (config.demo) out.push(demoComponent());
       publishers = publishersComponent({

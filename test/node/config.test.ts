@@ -40,6 +40,11 @@ describe('config table', () => {
     ['user agent derived from contact URL', ['--contact-url', 'https://ops.example.org/bot'], {}, { userAgent: 'newsagg/0.1 (+https://ops.example.org/bot)' }],
     ['explicit user agent wins', ['--contact-url', 'https://ops.example.org/bot'], { NEWSAGG_USER_AGENT: 'custom/1' }, { userAgent: 'custom/1' }],
     ['numbers', ['--workers', '3', '--rate-limit-rps', '2.5'], { NEWSAGG_DEDUP_WINDOW_HOURS: '24' }, { workers: 3, rateLimitRps: 2.5, dedupWindowHours: 24 }],
+    ['readers defaults', [], {}, { trustProxy: [], apiTokens: [], retentionDays: 30, catalogue: undefined }],
+    ['trusted proxies', ['--trust-proxy', '10.0.0.0/8, 192.0.2.1,fd00::/8'], {}, { trustProxy: ['10.0.0.0/8', '192.0.2.1', 'fd00::/8'] }],
+    ['API tokens, repeats once', [], { NEWSAGG_API_TOKENS: 'client-a-0123456789abcdef,client-b-0123456789abcdef,client-a-0123456789abcdef' },
+      { apiTokens: ['client-a-0123456789abcdef', 'client-b-0123456789abcdef'] }],
+    ['retention and catalogue', ['--retention-days', '90', '--catalogue', 'uk'], {}, { retentionDays: 90, catalogue: 'uk' }],
   ];
   it.each(precedence)('%s', (_name, argv, env, want) => {
     expect(resolveConfig(argv, env)).toMatchObject(want);
@@ -62,6 +67,11 @@ describe('config table', () => {
     ['bad log level', ['--log-level', 'loud'], {}, /^--log-level: /],
     ['short admin token', ['--admin-token', 'abc'], {}, /^--admin-token: must be at least 16 characters$/],
     ['value on a negated flag', ['--no-demo=1'], {}, /^unknown option --no-demo=1/],
+    ['a host name as a trusted proxy', ['--trust-proxy', 'proxy.example.org'], {}, /^--trust-proxy: not an IP address or CIDR: "proxy\.example\.org"$/],
+    ['a CIDR too wide', ['--trust-proxy', '10.0.0.0/33'], {}, /^--trust-proxy: not an IP address or CIDR/],
+    ['a short API token', ['--api-tokens', 'short'], {}, /^--api-tokens: each token must be at least 16 printable characters without spaces$/],
+    ['zero retention', ['--retention-days', '0'], {}, /^--retention-days: expected an integer from 1/],
+    ['an unknown edition', ['--catalogue', 'mars'], {}, /^--catalogue: /],
   ];
   it.each(bad)('rejects %s with one ConfigError line', (_name, argv, env, want) => {
     let err: unknown;
