@@ -101,7 +101,6 @@ describe('compileProfile', () => {
     expect(w['p:pa']).toBeCloseTo(0.4, 3);
     expect(w['e:ferrari']).toBeCloseTo(0.75, 3);
     expect(p.hidden).toEqual(['p:pq']);
-    expect(p.historySize).toBe(2);
   });
   it('changes its version when what ranking reads changes, not otherwise', () => {
     const a = compileProfile('r_x', stored({ categories: ['science'] }, {}));
@@ -115,7 +114,7 @@ describe('compileProfile', () => {
   it('drops malformed stored interests instead of failing', () => {
     const p = compileProfile('r_x', stored('garbage', { categories: [42] }));
     expect(p.keys).toEqual([]);
-    expect(p.interests.follow.categories).toEqual([]);
+    expect(p.hidden).toEqual([]);
   });
 });
 
@@ -222,3 +221,98 @@ describe('authorityOf', () => {
     expect(authorityOf(tier, record)).toBeCloseTo(want, 3);
   });
 });
+
+/** The diversity rules as first written (slices and all): the faster one must give the same pages. */
+function referenceDiversify<T extends { id: string; publisher: string; category: string | null }>(ranked: readonly T[], rules: { pageSize: number; maxPerPublisher: number; minCategories: number; maxPages?: number }): T[] {
+  const out: T[] = [];
+  let pending = ranked.slice();
+  let page = 0;
+  const maxPages = rules.maxPages ?? Infinity;
+  while (pending.length > 0) {
+    if (page >= maxPages) {
+      out.push(...pending);
+      break;
+    }
+    const perPublisher = new Map<string, number>();
+    const cats = new Set<string>();
+    const taken: T[] = [];
+    const deferred: T[] = [];
+    const wantCats = page === 0 ? rules.minCategories : 0;
+    for (let i = 0; i < pending.length; i++) {
+      const it = pending[i]!;
+      if (taken.length >= rules.pageSize) {
+        deferred.push(...pending.slice(i));
+        break;
+      }
+      const n = perPublisher.get(it.publisher) ?? 0;
+      if (n >= rules.maxPerPublisher) {
+        deferred.push(it);
+        continue;
+      }
+      const slotsLeft = rules.pageSize - taken.length;
+      const missing = wantCats - cats.size;
+      if (missing > 0 && slotsLeft <= missing && it.category !== null && cats.has(it.category)) {
+        const rest = pending.slice(i + 1);
+        if (rest.some((r) => r.category !== null && !cats.has(r.category) && (perPublisher.get(r.publisher) ?? 0) < rules.maxPerPublisher)) {
+          deferred.push(it);
+          continue;
+        }
+      }
+      taken.push(it);
+      perPublisher.set(it.publisher, n + 1);
+      if (it.category !== null) cats.add(it.category);
+    }
+    while (taken.length < rules.pageSize && deferred.length > 0) taken.push(deferred.shift()!);
+    out.push(...taken);
+    pending = deferred;
+    page++;
+  }
+  return out;
+}
+
+function seeded(seed: number): () => number {
+  let x = seed;
+  return () => ((x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+describe('fast paths equal their plain forms', () => {
+  it('diversify gives the reference pages on 400 random feeds', async () => {
+    const { diversify } = await import('../../src/api/diversity.js');
+    const r = seeded(7);
+    for (let t = 0; t < 400; t++) {
+      const n = Math.floor(r() * 120);
+      const items = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, publisher: `p${Math.floor(r() * (1 + r() * 12))}`, category: r() < 0.1 ? null : `c${Math.floor(r() * 5)}` }));
+      const rules = { pageSize: 1 + Math.floor(r() * 20), maxPerPublisher: 1 + Math.floor(r() * 3), minCategories: Math.floor(r() * 4), ...(r() < 0.5 ? { maxPages: Math.floor(r() * 6) } : {}) };
+      expect(diversify(items, rules).map((x) => x.id)).toEqual(referenceDiversify(items, rules).map((x) => x.id));
+    }
+  });
+
+  it('personalOrder (base order plus merged boosts) equals scoring and sorting every candidate', async () => {
+    const { sortKey } = await import('../../src/api/personal/pool.js');
+    const r = seeded(11);
+    for (let t = 0; t < 200; t++) {
+      const n = 1 + Math.floor(r() * 300);
+      const pubs = 1 + Math.floor(r() * 20);
+      const list = Array.from({ length: n }, (_, i) => story(`s${i}`, `p${Math.floor(r() * pubs)}`, CATS[Math.floor(r() * CATS.length)]!, Math.floor(r() * 5000)));
+      const sigs = list.map((s) => signals(s.item.story_id, Math.floor(r() * 5000), r() < 0.3 ? [`name${Math.floor(r() * 5)}`] : [], 1 + Math.floor(r() * 9)));
+      const ids = list.map((s) => s.item.story_id).concat(r() < 0.3 ? ['gone'] : []);
+      const breaking = new Set(list.filter(() => r() < 0.03).map((s) => s.item.story_id));
+      const pool = buildPool({ id: 'p', ids, stories: list, signals: sigs, authority: (p) => (p === 'p1' ? 0.9 : undefined), breaking, now: NOW });
+      const follow = { categories: CATS.filter(() => r() < 0.2), publishers: Array.from({ length: 3 }, () => `p${Math.floor(r() * pubs)}`).filter(() => r() < 0.5), entities: r() < 0.5 ? ['name1'] : [] };
+      const hide = { publishers: r() < 0.3 ? [`p${Math.floor(r() * pubs)}`].filter((p) => !follow.publishers.includes(p)) : [], categories: r() < 0.2 ? CATS.filter((c) => !follow.categories.includes(c)).slice(0, 1) : [] };
+      const history = Array.from({ length: Math.floor(r() * 6) }, () => ({ publisher_id: `p${Math.floor(r() * pubs)}`, category: CATS[Math.floor(r() * CATS.length)]!, entities: ['name2'] }));
+      const p = compileProfile('r', { follow, hide, history, history_size: history.length });
+      // the plain form: every candidate scored, hidden ones out, one sort
+      const w = new Map(p.keys.map((k, i) => [k, p.weights[i]!]));
+      const hidden = new Set(p.hidden);
+      const keysOf = (at: number) => [...pool.index].filter(([, post]) => post.includes(at)).map(([k]) => k);
+      const want = pool.candidates
+        .filter((c): c is NonNullable<typeof c> => c !== null && !keysOf(c.at).some((k) => hidden.has(k)))
+        .map((c) => ({ at: c.at, key: sortKey(c.at, c.breaking, c.logBase + Math.log2(1 + keysOf(c.at).reduce((a, k) => a + (w.get(k) ?? 0), 0))) }))
+        .sort((a, b) => b.key - a.key)
+        .map((x) => x.at);
+      expect(personalOrder(pool, p)).toEqual(want);
+    }
+  });
+});
+const CATS = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'];

@@ -231,6 +231,28 @@ const publisherAuthority = `
 ALTER TABLE publishers ADD COLUMN authority real;
 `;
 
+// A reader's profile in one call with a plan kept per session (plpgsql caches it): planning the
+// equivalent statement cost ~1 ms against 0.2 ms to run it, and a node loads one per new reader.
+const readerLoad = `
+CREATE FUNCTION reader_load(p_id text, p_limit integer) RETURNS json LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+  out json;
+BEGIN
+  SELECT json_build_object(
+           'follow', r.follow,
+           'hide', r.hide,
+           'history', (SELECT json_agg(json_build_object('publisher_id', h.publisher_id, 'category', h.category, 'entities', h.entities))
+                         FROM (SELECT c.publisher_id, s.category, COALESCE(s.entities, '[]'::jsonb) AS entities
+                                 FROM clicks c LEFT JOIN stories s ON s.id = c.story_id
+                                WHERE c.reader = p_id ORDER BY c.at DESC LIMIT p_limit) h),
+           'n', (SELECT count(*)::int FROM clicks WHERE reader = p_id))
+    INTO out
+    FROM (SELECT 1) one LEFT JOIN readers r ON r.id = p_id;
+  RETURN out;
+END
+$fn$;
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -242,6 +264,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 7, name: 'cheaper ingest writes: drop indexes no query uses, no search vector for duplicates', sql: cheaperIngestWrites },
   { version: 21, name: 'readers: interests by stable reader id, clicks by reader with their publisher', sql: readers },
   { version: 22, name: 'publisher authority from tier and record', sql: publisherAuthority },
+  { version: 23, name: 'reader profile load as one planned-once function', sql: readerLoad },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

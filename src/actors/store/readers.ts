@@ -27,17 +27,11 @@ export interface StoredReader {
  * interests and no history (the row is only written once interests are set).
  */
 export async function loadReader(sql: Sql, id: string, historyLimit = 100): Promise<StoredReader> {
-  const { rows } = await sql.query<{ follow: unknown; hide: unknown; history: HistoryClick[] | null; n: number }>(
-    `SELECT r.follow, r.hide,
-            (SELECT json_agg(json_build_object('publisher_id', h.publisher_id, 'category', h.category, 'entities', h.entities))
-               FROM (SELECT c.publisher_id, s.category, COALESCE(s.entities, '[]'::jsonb) AS entities
-                       FROM clicks c LEFT JOIN stories s ON s.id = c.story_id
-                      WHERE c.reader = $1 ORDER BY c.at DESC LIMIT $2) h) AS history,
-            (SELECT count(*)::int FROM clicks WHERE reader = $1) AS n
-       FROM (SELECT 1) one LEFT JOIN readers r ON r.id = $1`,
+  const { rows } = await sql.query<{ r: { follow: unknown; hide: unknown; history: HistoryClick[] | null; n: number } | null }>(
+    'SELECT reader_load($1, $2) AS r',
     [id, historyLimit],
   );
-  const r = rows[0];
+  const r = rows[0]?.r;
   return { follow: r?.follow ?? null, hide: r?.hide ?? null, history: r?.history ?? [], history_size: r?.n ?? 0 };
 }
 

@@ -17,6 +17,8 @@ export interface Candidate {
   category: string | null;
   /** log2 of freshness × coverage × authority (logs: a week-old story's freshness underflows a float) */
   logBase: number;
+  /** sortKey of logBase: the candidate's place when the reader's keys do not touch it */
+  baseKey: number;
   /** the FeedItem as JSON, rendered once */
   json: string;
   breaking: boolean;
@@ -29,7 +31,23 @@ export interface Pool {
   candidates: (Candidate | null)[];
   /** signal key → positions of the candidates it matches, ascending */
   index: Map<string, Uint16Array>;
+  /** the order without affinity (by baseKey): breaking first, then by score, ties by position */
+  baseOrder: Uint16Array;
   builtAt: number;
+}
+
+// A candidate's sort key: its log2 score to 2^-20 (clamped to [-2^12, 2^8), shifted positive),
+// times 512, plus 511 - position (ties: the better anonymous rank first), plus 2^43 if breaking;
+// below 2^53, so a double holds it exactly and a numeric sort orders candidates exactly.
+const SCALE = 2 ** 20;
+const LOG_MIN = -(2 ** 12);
+const LOG_MAX = 2 ** 8 - 1;
+const BREAKING = 2 ** 43;
+
+/** The sort key of the candidate at `at` with log2 score `log` (higher sorts first); `key % 512` gives 511 - at. */
+export function sortKey(at: number, breaking: boolean, log: number): number {
+  const l = Math.min(LOG_MAX, Math.max(LOG_MIN, log));
+  return (breaking ? BREAKING : 0) + Math.floor((l - LOG_MIN) * SCALE) * 512 + (511 - at);
 }
 
 /** freshness half-life of the personalised ranking */
@@ -91,7 +109,8 @@ export function buildPool(input: PoolInput): Pool {
     const sig = sigs.get(id);
     const updated = sig?.updated_ms ?? Date.parse(s.item.published_at);
     const logBase = logFreshness(updated, input.now) + Math.log2(coverage(sig?.publisher_count ?? 1, sig?.article_count ?? s.item.coverage_count)) + Math.log2(authorityFactor(input.authority(s.publisher_id)));
-    candidates.push({ at, id, publisher: s.publisher_id, category: s.item.category, logBase, json: JSON.stringify(s.item), breaking: input.breaking.has(id) });
+    const breaking = input.breaking.has(id);
+    candidates.push({ at, id, publisher: s.publisher_id, category: s.item.category, logBase, baseKey: sortKey(at, breaking, logBase), json: JSON.stringify(s.item), breaking });
     for (const k of storyKeys(s, sig)) {
       let list = postings.get(k);
       if (!list) postings.set(k, (list = []));
@@ -100,5 +119,7 @@ export function buildPool(input: PoolInput): Pool {
   });
   const index = new Map<string, Uint16Array>();
   for (const [k, list] of postings) index.set(k, Uint16Array.from(list));
-  return { id: input.id, candidates, index, builtAt: input.now };
+  const live = candidates.filter((c): c is Candidate => c !== null);
+  live.sort((a, b) => b.baseKey - a.baseKey);
+  return { id: input.id, candidates, index, baseOrder: Uint16Array.from(live, (c) => c.at), builtAt: input.now };
 }

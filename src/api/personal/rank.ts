@@ -1,13 +1,12 @@
 import type { Profile } from '../readers/profile.js';
 import { diversify } from '../diversity.js';
-import { POOL_MAX, type Candidate, type Pool } from './pool.js';
+import { POOL_MAX, sortKey, type Candidate, type Pool } from './pool.js';
 
 /**
  * The personalised order of a pool for one reader: each candidate's reader-independent score
  * (freshness × coverage × authority) times its affinity (1 + the weights of the reader's keys it
  * matches); hidden candidates left out; breaking stories first; then the feed's diversity rules
- * over the first pages. Pure and allocation-light: scratch arrays are reused between calls
- * (one request at a time runs on the thread).
+ * over the first pages. Pure and allocation-light.
  */
 
 export interface PersonalRules {
@@ -18,56 +17,82 @@ export interface PersonalRules {
   diversePages: number;
 }
 
+// Scratch, reused by every call (one request at a time runs on the thread): affinity by position,
+// hidden flags, and the positions either touched (to reset them afterwards without a full pass).
 const affinity = new Float64Array(POOL_MAX);
 const hidden = new Uint8Array(POOL_MAX);
-const sortKeys = new Float64Array(POOL_MAX);
-// One float64 sort key per candidate: log2 of the score (clamped to [-2^12, 2^8)) shifted to be
-// positive, kept to 2^-20, times 512, plus 511 - position (ties: the better anonymous rank first),
-// plus 2^43 for breaking stories; everything stays below 2^53, so the native numeric sort of a
-// Float64Array orders them exactly.
-const SCALE = 2 ** 20;
-const LOG_MIN = -(2 ** 12);
-const LOG_MAX = 2 ** 8 - 1;
-const BREAKING = 2 ** 43;
+const touched = new Uint16Array(POOL_MAX);
+const boostKeys = new Float64Array(POOL_MAX);
 
-/** Candidate positions in personalised order (hidden ones left out). */
+/**
+ * Candidate positions in personalised order (hidden ones left out). Most candidates match none of
+ * a reader's keys and keep the pool's precomputed base order; only the few the reader's keys touch
+ * are scored and sorted, then merged into it: a walk over the pool, not a sort of it.
+ */
 export function personalOrder(pool: Pool, profile: Profile | null): number[] {
-  const n = pool.candidates.length;
-  affinity.fill(0, 0, n);
-  hidden.fill(0, 0, n);
+  let nTouched = 0;
   if (profile) {
     for (let k = 0; k < profile.keys.length; k++) {
       const post = pool.index.get(profile.keys[k]!);
       if (post === undefined) continue;
       const w = profile.weights[k]!;
-      for (let j = 0; j < post.length; j++) affinity[post[j]!]! += w;
+      for (let j = 0; j < post.length; j++) {
+        const at = post[j]!;
+        if (affinity[at] === 0 && hidden[at] === 0) touched[nTouched++] = at;
+        affinity[at]! += w;
+      }
     }
     for (const key of profile.hidden) {
       const post = pool.index.get(key);
-      if (post !== undefined) for (let j = 0; j < post.length; j++) hidden[post[j]!] = 1;
+      if (post === undefined) continue;
+      for (let j = 0; j < post.length; j++) {
+        const at = post[j]!;
+        if (affinity[at] === 0 && hidden[at] === 0) touched[nTouched++] = at;
+        hidden[at] = 1;
+      }
     }
   }
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const c = pool.candidates[i];
-    if (c === null || c === undefined || hidden[i] === 1) continue;
-    const log = Math.min(LOG_MAX, Math.max(LOG_MIN, c.logBase + Math.log2(1 + affinity[i]!)));
-    sortKeys[m++] = (c.breaking ? BREAKING : 0) + Math.floor((log - LOG_MIN) * SCALE) * 512 + (511 - i);
+  // the boosted candidates, best first
+  let nb = 0;
+  for (let t = 0; t < nTouched; t++) {
+    const at = touched[t]!;
+    const c = pool.candidates[at];
+    if (hidden[at] === 1 || c === null || c === undefined || !(affinity[at]! > 0)) continue;
+    boostKeys[nb++] = sortKey(c.at, c.breaking, c.logBase + Math.log2(1 + affinity[at]!));
   }
-  const keys = sortKeys.subarray(0, m).sort();
-  const out = new Array<number>(m);
-  for (let j = 0; j < m; j++) out[j] = 511 - (keys[m - 1 - j]! % 512);
+  const boosted = boostKeys.subarray(0, nb).sort();
+  // merge them (descending) into the base order, leaving out hidden and boosted positions
+  const out: number[] = [];
+  let b = nb - 1;
+  const base = pool.baseOrder;
+  for (let i = 0; i < base.length; i++) {
+    const at = base[i]!;
+    if (hidden[at] === 1 || affinity[at]! > 0) continue;
+    const key = pool.candidates[at]!.baseKey;
+    while (b >= 0 && boosted[b]! > key) out.push(511 - (boosted[b--]! % 512));
+    out.push(at);
+  }
+  while (b >= 0) out.push(511 - (boosted[b--]! % 512));
+  for (let t = 0; t < nTouched; t++) {
+    affinity[touched[t]!] = 0;
+    hidden[touched[t]!] = 0;
+  }
   return out;
 }
 
 /** The order a reader's pages follow: personalised, then diversified over the first pages. */
 export function personalPages(pool: Pool, profile: Profile | null, rules: PersonalRules): number[] {
-  const ordered = personalOrder(pool, profile).map((i) => pool.candidates[i]!);
-  const diverse = diversify<Candidate>(ordered, {
+  const order = personalOrder(pool, profile);
+  // the diversified pages draw from the head of the order (with a page to spare for deferrals)
+  const headN = Math.min(order.length, rules.pageSize * (rules.diversePages + 1));
+  const head: Candidate[] = new Array<Candidate>(headN);
+  for (let i = 0; i < headN; i++) head[i] = pool.candidates[order[i]!]!;
+  const diverse = diversify<Candidate>(head, {
     pageSize: rules.pageSize,
     maxPerPublisher: rules.maxPerPublisher,
     minCategories: rules.minCategories,
     maxPages: rules.diversePages,
   });
-  return diverse.map((c) => c.at);
+  for (let i = 0; i < headN; i++) order[i] = diverse[i]!.at;
+  return order;
 }

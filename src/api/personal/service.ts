@@ -32,18 +32,17 @@ export interface PersonalPage {
   etag: string;
 }
 
-interface MeCursor extends Record<string, unknown> {
-  /** the pool (snapshot) id */
-  s: string;
-  /** the remaining order: snapshot positions as little-endian uint16, base64url */
-  r: string;
-}
+/**
+ * A personalised cursor's signed text: the pool (snapshot) id, then the remaining order as
+ * snapshot positions (little-endian uint16), base64url.
+ */
+const POOL_ID_LENGTH = 16;
 
 const NO_BREAKING: ReadonlySet<string> = new Set();
 /** pools kept by id for the cursors of recent pages */
 const POOLS_BY_ID = 64;
-/** pages the diversity rules fill on a personalised feed */
-const DIVERSE_PAGES = 5;
+/** pages the diversity rules fill on a personalised feed (further down, score order) */
+const DIVERSE_PAGES = 3;
 
 /**
  * `GET /v1/feed?for=me`: a reader's page re-ranked from the edition's current candidate pool
@@ -71,12 +70,13 @@ export class PersonalFeed {
   page(profile: Profile, q: FeedQuery): PersonalPage | Promise<PersonalPage> {
     const scope = `me:${q.region}:${q.category}:${profile.id}`;
     if (q.cursor !== null) {
-      const cur = this.o.codec.decode<MeCursor>(scope, q.cursor);
-      if (typeof cur.s !== 'string' || typeof cur.r !== 'string') throw new InvalidCursorError('bad payload');
-      const order = decodeOrder(cur.r);
-      const pool = this.byId.get(cur.s);
+      const text = this.o.codec.decodeText(scope, q.cursor);
+      if (text.length < POOL_ID_LENGTH) throw new InvalidCursorError('bad payload');
+      const poolId = text.slice(0, POOL_ID_LENGTH);
+      const order = decodeOrder(text.slice(POOL_ID_LENGTH));
+      const pool = this.byId.get(poolId);
       if (pool !== undefined) return this.render(pool, profile, q, scope, order, false);
-      return this.poolById(cur.s, q).then((p) => {
+      return this.poolById(poolId, q).then((p) => {
         if (p === null) throw new InvalidCursorError('expired');
         return this.render(p, profile, q, scope, order, false);
       });
@@ -134,10 +134,10 @@ export class PersonalFeed {
       items.push(c.json);
     }
     const rest = i < order.length ? encodeOrder(order, i) : null;
-    const next = rest === null ? null : this.o.codec.encode(scope, { s: pool.id, r: rest } satisfies MeCursor);
+    const next = rest === null ? null : this.o.codec.encodeText(scope, pool.id + rest);
     const body = `{"items":[${items.join(',')}],"next_cursor":${next === null ? 'null' : `"${next}"`}}`;
     // a first page is a function of the pool, the profile and the limit: no need to hash the body
-    const etag = first ? `"me-${pool.id}-${pool.builtAt.toString(36)}-${profile.version}-${q.limit}"` : etagOf(body);
+    const etag = first ? `"me-${pool.id}-${pool.builtAt.toString(36)}-${profile.version.toString(36)}-${q.limit}"` : etagOf(body);
     return { body, etag };
   }
 
@@ -156,6 +156,7 @@ export class PersonalFeed {
       storySignals(this.o.sql, ids),
       this.o.breaking ? this.o.breaking(region).catch(() => NO_BREAKING) : Promise.resolve(NO_BREAKING),
     ]);
+    if (id.length !== POOL_ID_LENGTH || !/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`snapshot ids must be ${POOL_ID_LENGTH} base64url characters`);
     const pool = buildPool({ id, ids, stories, signals, authority: this.o.authority, breaking, now: this.now() });
     if (this.byId.size >= POOLS_BY_ID) this.byId.delete(this.byId.keys().next().value!);
     this.byId.set(id, pool);

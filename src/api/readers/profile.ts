@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { loadGazetteer, phraseKey } from '../../actors/enrich/gazetteer.js';
 import type { HistoryClick, StoredReader } from '../../actors/store/readers.js';
 import { keyOf, storedInterests, type Interests } from './interests.js';
@@ -9,17 +8,18 @@ import { keyOf, storedInterests, type Interests } from './interests.js';
  *   `c:<category>`  `p:<publisher id>`  `e:<entity or place name, lower case>`  `l:<ISO code or area>`
  * Explicit follows weigh most; reading history (recent clicks) adds weight by how much of it a
  * category, publisher or entity takes, damped while the history is short, so one click nudges
- * and ten clicks steer. Built once per load, a few hundred bytes, shared by every request.
+ * and ten clicks steer. Built once per load and shared by every request; kept small (a few
+ * hundred bytes with its map entry: key strings are interned, so every reader who follows
+ * `c:science` shares one string), the interests themselves are not kept: `/v1/me` reads them.
  */
 export interface Profile {
   id: string;
-  interests: Interests;
-  historySize: number;
-  /** changes whenever what ranking reads changes (an ETag part) */
-  version: string;
+  /** signal keys (interned), sorted, and their weights */
   keys: readonly string[];
-  weights: Float64Array;
+  weights: readonly number[];
   hidden: readonly string[];
+  /** a hash of keys, weights and hidden keys: changes whenever what ranking reads changes (an ETag part) */
+  version: number;
 }
 
 /** affinity added by an explicit follow */
@@ -31,7 +31,16 @@ const HISTORY_ENTITIES = 12;
 /** clicks at which history counts half: n / (n + HALF) */
 const HISTORY_HALF = 2;
 
-const EMPTY = new Float64Array(0);
+const NONE: readonly never[] = Object.freeze([]);
+/** one string per distinct key, shared by every profile (bounded: keys past the cap are not interned) */
+const interned = new Map<string, string>();
+const INTERN_MAX = 200_000;
+function intern(k: string): string {
+  const had = interned.get(k);
+  if (had !== undefined) return had;
+  if (interned.size < INTERN_MAX) interned.set(k, k);
+  return k;
+}
 
 /** The signal keys of a followed or hidden place name: the name itself, and its country or area code. */
 export function placeKeys(name: string): string[] {
@@ -48,7 +57,11 @@ function titleCase(s: string): string {
 
 /** Compiles a stored reader into its ranking profile. */
 export function compileProfile(id: string, stored: StoredReader): Profile {
-  const interests = storedInterests(stored.follow, stored.hide);
+  return compileInterests(id, storedInterests(stored.follow, stored.hide), stored.history);
+}
+
+/** The profile of explicit interests and a history. */
+export function compileInterests(id: string, interests: Interests, history: readonly HistoryClick[]): Profile {
   const w = new Map<string, number>();
   const add = (k: string, x: number) => w.set(k, (w.get(k) ?? 0) + x);
   const f = interests.follow;
@@ -56,7 +69,7 @@ export function compileProfile(id: string, stored: StoredReader): Profile {
   for (const p of f.publishers) add(`p:${p}`, FOLLOW_WEIGHT.publishers);
   for (const e of f.entities) add(`e:${keyOf(e)}`, FOLLOW_WEIGHT.entities);
   for (const pl of f.places) for (const k of placeKeys(pl)) add(k, FOLLOW_WEIGHT.places);
-  addHistory(stored.history, add);
+  addHistory(history, add);
 
   const h = interests.hide;
   const hidden = [
@@ -67,10 +80,22 @@ export function compileProfile(id: string, stored: StoredReader): Profile {
   ];
   // a hidden key carries no weight (it removes the story whatever else it matches)
   for (const k of hidden) w.delete(k);
-  const keys = [...w.keys()].sort();
-  const weights = keys.length ? Float64Array.from(keys, (k) => Math.round(w.get(k)! * 1000) / 1000) : EMPTY;
-  const version = createHash('sha1').update(JSON.stringify([keys, [...weights], hidden])).digest('base64url').slice(0, 12);
-  return { id, interests, historySize: stored.history_size, version, keys, weights, hidden: [...new Set(hidden)] };
+  const keys = [...w.keys()].sort().map(intern);
+  const weights = keys.map((k) => Math.round(w.get(k)! * 1000) / 1000);
+  const hide = [...new Set(hidden)].sort().map(intern);
+  return {
+    id,
+    keys: keys.length ? keys : NONE,
+    weights: weights.length ? weights : NONE,
+    hidden: hide.length ? hide : NONE,
+    version: fnv1a(JSON.stringify([keys, weights, hide])),
+  };
+}
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** History shares: category, publisher and entity counts over the recent clicks, damped while few. */

@@ -3,8 +3,16 @@ import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
-import type { Interests } from './interests.js';
-import { compileProfile, type Profile } from './profile.js';
+import { storedInterests, type Interests } from './interests.js';
+import { compileInterests, type Profile } from './profile.js';
+
+/** What `/v1/me` shows of a reader. */
+export interface ReaderView {
+  reader_id: string;
+  follow: Interests['follow'];
+  hide: Interests['hide'];
+  history_size: number;
+}
 
 /** Readers whose profile changed (interests set, a click, forgotten), one id per message. */
 export const READERS_CHANNEL = 'newsagg:readers';
@@ -67,7 +75,7 @@ export class Profiles {
       pending = loadReader(this.o.sql, id).then(
         (stored) => {
           settle();
-          const profile = compileProfile(id, stored);
+          const profile = compileInterests(id, storedInterests(stored.follow, stored.hide), stored.history);
           if (gen === this.generation) this.keep(profile);
           return profile;
         },
@@ -81,11 +89,19 @@ export class Profiles {
     return pending;
   }
 
+  /** The reader as `/v1/me` shows it, read from the database (the interests are not kept in memory). */
+  async describe(id: string): Promise<ReaderView> {
+    const stored = await loadReader(this.o.sql, id);
+    const interests = storedInterests(stored.follow, stored.hide);
+    if (!this.byId.has(id) && !this.loading.has(id)) this.keep(compileInterests(id, interests, stored.history));
+    return { reader_id: id, follow: interests.follow, hide: interests.hide, history_size: stored.history_size };
+  }
+
   /** Replaces the reader's interests. */
-  async setInterests(id: string, interests: Interests): Promise<Profile> {
+  async setInterests(id: string, interests: Interests): Promise<ReaderView> {
     await saveInterests(this.o.sql, id, interests.follow, interests.hide);
     await this.changed(id);
-    return this.get(id);
+    return this.describe(id);
   }
 
   /** Forgets the reader and its history everywhere. */

@@ -1,6 +1,5 @@
 import { parseInterests } from '../readers/interests.js';
 import { clearedReaderCookie, newReader, readerOf, type Reader } from '../readers/identity.js';
-import type { Profile } from '../readers/profile.js';
 import { readQuery } from '../params.js';
 import { HttpError, json, type Handler, type Reply, type Request } from '../reply.js';
 import type { Router } from '../router.js';
@@ -27,10 +26,6 @@ export function withCookie(reply: Reply, setCookie: string | null): Reply {
   return { status: reply.status ?? 200, headers, ...(reply.body !== undefined ? { body: reply.body } : {}) };
 }
 
-function meBody(p: Profile): unknown {
-  return { reader_id: p.id, follow: p.interests.follow, hide: p.interests.hide, history_size: p.historySize };
-}
-
 /**
  * Readers (DESIGN §6): `GET /v1/me` (interests and how many clicks are remembered), `PUT /v1/me`
  * `{follow, hide}` (replaces the interests), `DELETE /v1/me` (forgets the reader and its
@@ -45,7 +40,7 @@ export function registerReaderRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
     wrap(async (req) => {
       readQuery(req.query, []);
       const { reader, setCookie } = readerFor(req, deps);
-      return withCookie(json(meBody(await profiles.get(reader.id)), 200, PRIVATE), setCookie);
+      return withCookie(json(await profiles.describe(reader.id), 200, PRIVATE), setCookie);
     }),
   );
   router.add(
@@ -55,7 +50,7 @@ export function registerReaderRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
       readQuery(req.query, []);
       const { reader, setCookie } = readerFor(req, deps);
       const interests = parseInterests(await smallJson(req));
-      return withCookie(json(meBody(await profiles.setInterests(reader.id, interests)), 200, PRIVATE), setCookie);
+      return withCookie(json(await profiles.setInterests(reader.id, interests), 200, PRIVATE), setCookie);
     }),
   );
   router.add(
