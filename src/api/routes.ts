@@ -5,6 +5,7 @@ import { registerArticleRoutes } from './routes/articles.js';
 import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerFeedRoutes } from './routes/feed.js';
+import { readerOf } from './readers/identity.js';
 import { registerReaderRoutes, readerFor, withCookie } from './routes/me.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -59,11 +60,10 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
 
 /** `h`'s HTML pages carry the reader cookie when the caller sent neither a reader token nor the cookie. */
 function asReader(h: Handler, deps: ApiDeps): Handler {
-  const page = (r: Reply, setCookie: string): Reply => (r.headers?.['content-type']?.startsWith('text/html') ? withCookie(r, setCookie) : r);
+  const page = (req: Request, r: Reply): Reply => (r.headers?.['content-type']?.startsWith('text/html') ? withCookie(r, readerFor(req, deps).setCookie) : r);
   return (req) => {
-    const { setCookie } = readerFor(req, deps);
+    if (readerOf(req) !== null) return h(req);
     const out = h(req);
-    if (setCookie === null) return out;
-    return out instanceof Promise ? out.then((r) => page(r, setCookie)) : page(out, setCookie);
+    return out instanceof Promise ? out.then((r) => page(req, r)) : page(req, out);
   };
 }

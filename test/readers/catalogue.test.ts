@@ -8,6 +8,7 @@ import { catalogueComponent } from '../../src/roles/catalogue.js';
 import { silentLogger } from '../../src/runtime/log.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
 import { startApi, type ApiHarness } from '../api/harness.js';
+import { validate } from '../api/schema.js';
 
 describe('the shipped catalogue', () => {
   const all = loadCatalogue();
@@ -50,6 +51,7 @@ describe('first run', () => {
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ first_run: true, publishers: 0, can_import: true, catalogue: { total: loadCatalogue().length } });
     expect(before.body.catalogue.editions).toContainEqual({ region: 'uk', publishers: expect.any(Number) });
+    expect(validate(before.body, { $ref: '#/components/schemas/Catalogue' })).toEqual([]);
 
     expect((await post('{"region":"mars"}')).body.error.code).toBe('invalid_region');
     expect((await post('{"region":"uk","more":1}')).body.error.code).toBe('invalid_region');
@@ -59,6 +61,7 @@ describe('first run', () => {
     expect(r.status).toBe(200);
     const want = catalogueFor('uk').length;
     expect(r.body).toEqual({ added: want, offered: want });
+    expect(validate(r.body, { $ref: '#/components/schemas/CatalogueImport' })).toEqual([]);
     expect(changes.flat()).toHaveLength(want); // the publisher actors are told to start
     const stored = await listPublishers(db.sql, { limit: 1000 });
     expect(stored).toHaveLength(want);

@@ -193,7 +193,10 @@ describe('trending scores', () => {
   };
   it('orders by coverage velocity (recent distinct publishers) and clicks', () => {
     const t = trendScores(sig, NOW);
-    expect(t.map((x) => x.id)).toEqual(['clicked', 'wide', 'lone', 'stale']);
+    expect(t.map((x) => x.id)).toEqual(['wide', 'clicked', 'lone', 'stale']);
+    // clicks amplify coverage: a story nobody covered in the window does not trend on clicks alone
+    const uncovered = trendScores({ ...sig, coverage: sig.coverage.filter((c) => c.story_id !== 'clicked') }, NOW);
+    expect(uncovered.map((x) => x.id)).not.toContain('clicked');
     const noClicks = trendScores({ ...sig, clicks: [] }, NOW);
     expect(noClicks[0]!.id).toBe('wide');
     expect(noClicks[noClicks.length - 1]!.id).toBe('stale');
@@ -202,7 +205,7 @@ describe('trending scores', () => {
   });
   it('groups by edition; global takes every story', () => {
     const by = topByRegion(trendScores(sig, NOW), ['global', 'us', 'uk'], 2);
-    expect(by.get('global')!.map((x) => x.id)).toEqual(['clicked', 'wide']);
+    expect(by.get('global')!.map((x) => x.id)).toEqual(['wide', 'clicked']);
     expect(by.get('us')!.map((x) => x.id)).toEqual(['wide', 'lone']);
     expect(by.get('uk')!.map((x) => x.id)).toEqual(['clicked', 'stale']);
   });

@@ -6,6 +6,7 @@ import { scratchPostgres, type TestDb } from '../helpers/db.js';
 import { seedStories } from '../helpers/seed.js';
 import { startApi, type ApiHarness, type Res } from '../api/harness.js';
 import { stories } from '../api/fixtures.js';
+import { validate } from '../api/schema.js';
 
 /** the `newsagg_reader=...` pair of a response's Set-Cookie, or null */
 function readerCookie(r: Res): string | null {
@@ -64,6 +65,7 @@ describe('readers over HTTP: /v1/me, for=me, clicks', () => {
       hide: { categories: [], entities: [], publishers: [], places: [] },
       history_size: 0,
     });
+    expect(validate(r.body, { $ref: '#/components/schemas/Me' })).toEqual([]);
     // the cookie is who the reader is: the same id next time, and no new cookie
     const again = await api.get('/v1/me', { cookie: readerCookie(r)! });
     expect(again.body.reader_id).toBe(r.body.reader_id);
@@ -98,6 +100,7 @@ describe('readers over HTTP: /v1/me, for=me, clicks', () => {
     expect(set.body.follow.categories).toEqual(['science']);
     const after = await api.get('/v1/feed?for=me&limit=10', { cookie });
     expect(after.headers['cache-control']).toBe('private, no-cache');
+    expect(validate(after.body, { $ref: '#/components/schemas/FeedPage' })).toEqual([]);
     // every science story of the pool now leads the page (seven of 56; the page's rules still hold)
     expect(ids(after).slice(0, 7).every((id) => science.includes(id))).toBe(true);
     expect(ids(after)).not.toEqual(before);

@@ -11,9 +11,9 @@ import { readerFor, withCookie } from './me.js';
 /**
  * `GET /r/:id`: records the click and answers 302 to the article's stored source URL. The target
  * is never taken from the request (no open redirect), and only http(s) targets are followed.
- * The click is the reader's (reader token or cookie; a caller with neither becomes a reader
- * here), kept under the reader's stable id, never a raw token or address: it is reading
- * history for `for=me` and a signal for trending.
+ * The click is the reader's (reader token or cookie), kept under the reader's stable id, never a
+ * raw token or address: it is reading history for `for=me` and a signal for trending. A caller
+ * with neither becomes a reader here (the cookie is set), its click recorded as anonymous.
  */
 export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   const log = deps.log ?? silentLogger;
@@ -29,8 +29,12 @@ export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: 
       const target = safeTarget(a.url);
       if (!target) throw new HttpError(404, 'not_found', 'the article has no web address');
       try {
-        await recordClick(deps.sql, { article_id: a.id, story_id: a.story_id, publisher_id: a.publisher_id, reader: reader.id, at: now() });
-        await deps.profiles?.changed(reader.id);
+        // A caller that came without a reader (no cookie yet: a script, a crawler, a client that
+        // drops cookies) gets one for next time, but its click counts as nobody's: otherwise each
+        // cookie-less request would be another distinct reader to trending.
+        const known = setCookie === null;
+        await recordClick(deps.sql, { article_id: a.id, story_id: a.story_id, publisher_id: a.publisher_id, reader: known ? reader.id : null, at: now() });
+        if (known) await deps.profiles?.changed(reader.id);
       } catch (err) {
         // a lost click must not cost the reader the article
         log.warn({ err: describeError(err), article_id: a.id }, 'click not recorded');

@@ -4,7 +4,9 @@ import type { TrendingSignals } from '../../actors/store/trending.js';
  * Trending as pure maths over the window's signals: a story trends when many distinct publishers
  * took it up recently (coverage velocity: each publisher counts by how recently it joined) and
  * readers click it (each reader once, by how recently), damped by the time since the story last
- * moved. Half-lives are the knobs; the clock is injected.
+ * moved. Clicks amplify coverage rather than add to it, so a story no publisher took up lately
+ * cannot trend on clicks alone (clicks are easier to fake than publishers). Half-lives are the
+ * knobs; the clock is injected.
  */
 export interface TrendingPolicy {
   /** how long a publisher's joining counts fully, halving after (default 2 h) */
@@ -13,7 +15,7 @@ export interface TrendingPolicy {
   clickHalfLifeMs: number;
   /** how fast a story that stopped moving cools (default 6 h) */
   recencyHalfLifeMs: number;
-  /** weight of log2(1 + clicks) against velocity (default 1) */
+  /** the coverage velocity is multiplied by 1 + clickWeight × log2(1 + clicks) (default 0.5) */
   clickWeight: number;
 }
 
@@ -21,7 +23,7 @@ export const DEFAULT_TRENDING: TrendingPolicy = {
   velocityHalfLifeMs: 2 * 3_600_000,
   clickHalfLifeMs: 2 * 3_600_000,
   recencyHalfLifeMs: 6 * 3_600_000,
-  clickWeight: 1,
+  clickWeight: 0.5,
 };
 
 export interface Trend {
@@ -42,7 +44,7 @@ export function trendScores(sig: TrendingSignals, now: number, p: TrendingPolicy
   for (const s of sig.stories) {
     const v = velocity.get(s.id) ?? 0;
     const k = clicks.get(s.id) ?? 0;
-    const score = (v + p.clickWeight * Math.log2(1 + k)) * decay(now - s.updated_ms, p.recencyHalfLifeMs);
+    const score = v * (1 + p.clickWeight * Math.log2(1 + k)) * decay(now - s.updated_ms, p.recencyHalfLifeMs);
     if (score > 0) out.push({ id: s.id, score: Math.round(score * 1e4) / 1e4, regions: Array.isArray(s.regions) ? s.regions : [] });
   }
   return out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
