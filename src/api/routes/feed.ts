@@ -32,6 +32,7 @@ export function cursorErrorToHttp(err: unknown): never {
  * `GET /v1/feed?region=&category=&cursor=&limit=`: the pre-rendered page from FeedService's hot
  * cache, so a popular first page is one map lookup plus the write; ETag and a short public
  * Cache-Control let a CDN absorb anonymous traffic, and `If-None-Match` answers 304.
+ * `&for=me`: the calling reader's page from PersonalFeed (private, never shared by caches).
  */
 export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   // Single flight: when a hot page expires under load, every waiting request would otherwise
