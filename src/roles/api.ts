@@ -11,7 +11,8 @@ import type { BreakingProvider } from '../api/personal/service.js';
 import { startReaderServices, type ReaderServices } from '../api/services.js';
 
 /**
- * The API role of a node: the feed service (hot pages, snapshots, invalidation events) and the
+ * The API role of a node: the feed service (hot pages, snapshots, invalidation events), the
+ * reader services (profiles, the personalised feed, trending, publisher authorities) and the
  * public routes on the node's router. Registered before the server listens.
  */
 export function apiComponent(
