@@ -19,8 +19,8 @@ export interface Candidate {
   logBase: number;
   /** sortKey of logBase: the candidate's place when the reader's keys do not touch it */
   baseKey: number;
-  /** the FeedItem as JSON, rendered once */
-  json: string;
+  /** the FeedItem as UTF-8 JSON, rendered once: pages copy these bytes, no string is built per request */
+  json: Buffer;
   breaking: boolean;
 }
 
@@ -110,7 +110,7 @@ export function buildPool(input: PoolInput): Pool {
     const updated = sig?.updated_ms ?? Date.parse(s.item.published_at);
     const logBase = logFreshness(updated, input.now) + Math.log2(coverage(sig?.publisher_count ?? 1, sig?.article_count ?? s.item.coverage_count)) + Math.log2(authorityFactor(input.authority(s.publisher_id)));
     const breaking = input.breaking.has(id);
-    candidates.push({ at, id, publisher: s.publisher_id, category: s.item.category, logBase, baseKey: sortKey(at, breaking, logBase), json: JSON.stringify(s.item), breaking });
+    candidates.push({ at, id, publisher: s.publisher_id, category: s.item.category, logBase, baseKey: sortKey(at, breaking, logBase), json: Buffer.from(JSON.stringify(s.item), 'utf8'), breaking });
     for (const k of storyKeys(s, sig)) {
       let list = postings.get(k);
       if (!list) postings.set(k, (list = []));

@@ -28,9 +28,15 @@ export interface PersonalFeedOptions {
 
 /** A rendered personalised page. */
 export interface PersonalPage {
-  body: string;
+  body: Buffer;
   etag: string;
 }
+
+const OPEN = Buffer.from('{"items":[');
+const COMMA = Buffer.from(',');
+const CLOSE_NO_CURSOR = Buffer.from('],"next_cursor":null}');
+const CLOSE_CURSOR = Buffer.from('],"next_cursor":"');
+const CLOSE = Buffer.from('"}');
 
 /**
  * A personalised cursor's signed text: the pool (snapshot) id, then the remaining order as
@@ -125,20 +131,36 @@ export class PersonalFeed {
 
   private render(pool: Pool, profile: Profile, q: FeedQuery, scope: string, order: ArrayLike<number>, first: boolean): PersonalPage {
     const hidden = first ? null : hiddenIn(pool, profile);
-    const items: string[] = [];
+    const items: Buffer[] = [];
+    let size = OPEN.length + CLOSE_NO_CURSOR.length;
     let i = 0;
     for (; i < order.length && items.length < q.limit; i++) {
       const at = order[i]!;
       const c: Candidate | null | undefined = pool.candidates[at];
       if (c === null || c === undefined || hidden?.has(at)) continue;
       items.push(c.json);
+      size += c.json.length + 1;
     }
     const rest = i < order.length ? encodeOrder(order, i) : null;
     const next = rest === null ? null : this.o.codec.encodeText(scope, pool.id + rest);
-    const body = `{"items":[${items.join(',')}],"next_cursor":${next === null ? 'null' : `"${next}"`}}`;
+    if (next !== null) size += CLOSE_CURSOR.length + next.length + CLOSE.length;
+    // one allocation, the pre-encoded items copied in: `{"items":[...],"next_cursor":...}`
+    const body = Buffer.allocUnsafe(size);
+    let at = OPEN.copy(body, 0);
+    items.forEach((b, k) => {
+      if (k > 0) at += COMMA.copy(body, at);
+      at += b.copy(body, at);
+    });
+    if (next === null) at += CLOSE_NO_CURSOR.copy(body, at);
+    else {
+      at += CLOSE_CURSOR.copy(body, at);
+      at += body.write(next, at, 'latin1'); // cursor characters are ASCII
+      at += CLOSE.copy(body, at);
+    }
+    const page = at === body.length ? body : body.subarray(0, at);
     // a first page is a function of the pool, the profile and the limit: no need to hash the body
-    const etag = first ? `"me-${pool.id}-${pool.builtAt.toString(36)}-${profile.version.toString(36)}-${q.limit}"` : etagOf(body);
-    return { body, etag };
+    const etag = first ? `"me-${pool.id}-${pool.builtAt.toString(36)}-${profile.version.toString(36)}-${q.limit}"` : etagOf(page);
+    return { body: page, etag };
   }
 
   private async build(region: string, category: string): Promise<Pool> {
