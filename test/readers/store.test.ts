@@ -117,3 +117,30 @@ describe('retention', () => {
     expect((await applyRetention(db.sql, cutoff, NOW)).articles).toBe(1);
   });
 });
+
+describe('reader profiles', () => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await scratchPostgres();
+  }, 60_000);
+  afterAll(async () => db?.cleanup());
+
+  it('loads the misses of one turn together, each reader getting its own profile', async () => {
+    const { Profiles } = await import('../../src/api/readers/profiles.js');
+    const { saveInterests } = await import('../../src/actors/store/readers.js');
+    const { MemoryCache } = await import('../../src/runtime/cache-memory.js');
+    for (let i = 0; i < 450; i++) await saveInterests(db.sql, `r_${i}`, { categories: [['world', 'science', 'sports'][i % 3]] }, { publishers: i % 2 ? [`p${i}`] : [] });
+    await recordClick(db.sql, { article_id: 'a', story_id: null, publisher_id: 'pz', reader: 'r_7', at: NOW });
+    const profiles = new Profiles({ sql: db.sql, cache: new MemoryCache() });
+    const got = await Promise.all([...Array.from({ length: 450 }, (_, i) => profiles.get(`r_${i}`)), profiles.get('r_unknown')]);
+    got.slice(0, 450).forEach((p, i) => {
+      expect(p.id).toBe(`r_${i}`);
+      expect(p.keys).toContain(`c:${['world', 'science', 'sports'][i % 3]}`);
+      expect(p.hidden).toEqual(i % 2 ? [`p:p${i}`] : []);
+    });
+    expect(got[7]!.keys).toContain('p:pz'); // its click
+    expect(got[450]).toMatchObject({ id: 'r_unknown', keys: [], hidden: [] });
+    expect(profiles.size).toBe(451);
+    expect(profiles.get('r_3')).toBe(got[3]); // held: synchronous from now on
+  });
+});

@@ -35,6 +35,18 @@ export async function loadReader(sql: Sql, id: string, historyLimit = 100): Prom
   return { follow: r?.follow ?? null, hide: r?.hide ?? null, history: r?.history ?? [], history_size: r?.n ?? 0 };
 }
 
+/** Many readers in one round trip (the same as `loadReader` for each), by id. */
+export async function loadReaders(sql: Sql, ids: readonly string[], historyLimit = 100): Promise<Map<string, StoredReader>> {
+  const out = new Map<string, StoredReader>();
+  if (ids.length === 0) return out;
+  const { rows } = await sql.query<{ id: string; r: { follow: unknown; hide: unknown; history: HistoryClick[] | null; n: number } | null }>(
+    'SELECT u.id, reader_load(u.id, $2) AS r FROM unnest($1::text[]) AS u(id)',
+    [ids, historyLimit],
+  );
+  for (const { id, r } of rows) out.set(id, { follow: r?.follow ?? null, hide: r?.hide ?? null, history: r?.history ?? [], history_size: r?.n ?? 0 });
+  return out;
+}
+
 /** Replaces a reader's interests (creates the reader). */
 export async function saveInterests(sql: Sql, id: string, follow: unknown, hide: unknown): Promise<void> {
   await sql.query(

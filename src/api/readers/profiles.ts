@@ -1,4 +1,4 @@
-import { forgetReader, loadReader, saveInterests } from '../../actors/store/readers.js';
+import { forgetReader, loadReader, loadReaders, saveInterests, type StoredReader } from '../../actors/store/readers.js';
 import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
@@ -14,6 +14,9 @@ export interface ReaderView {
   history_size: number;
 }
 
+/** profiles loaded per query */
+const BATCH = 200;
+
 /** Readers whose profile changed (interests set, a click, forgotten), one id per message. */
 export const READERS_CHANNEL = 'newsagg:readers';
 
@@ -27,7 +30,8 @@ export interface ProfilesOptions {
 
 /**
  * Reader profiles, compiled and kept in memory so a personalised page reads no database: a
- * profile is loaded from SQL on first use (concurrent requests share the load) and dropped when
+ * profile is loaded from SQL on first use (concurrent requests share the load, and the misses of
+ * one turn of the event loop are loaded by one query) and dropped when
  * any node announces a change to it on READERS_CHANNEL. Bounded: past `max`, the profiles loaded
  * longest ago go first.
  */
@@ -38,6 +42,8 @@ export class Profiles {
   private generation = 0;
   private readonly max: number;
   private readonly log: Logger;
+  /** misses waiting for the next batched load (one query for all ids asked for in one turn of the loop) */
+  private batch: { id: string; resolve: (s: StoredReader) => void; reject: (e: unknown) => void }[] = [];
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(private readonly o: ProfilesOptions) {
@@ -72,7 +78,7 @@ export class Profiles {
       const settle = () => {
         if (this.loading.get(id) === pending) this.loading.delete(id);
       };
-      pending = loadReader(this.o.sql, id).then(
+      pending = this.fetch(id).then(
         (stored) => {
           settle();
           const profile = compileInterests(id, storedInterests(stored.follow, stored.hide), stored.history);
@@ -87,6 +93,30 @@ export class Profiles {
       this.loading.set(id, pending);
     }
     return pending;
+  }
+
+  /** A stored reader, loaded in a batch with the other misses of this turn of the event loop. */
+  private fetch(id: string): Promise<StoredReader> {
+    return new Promise((resolve, reject) => {
+      if (this.batch.length === 0) setImmediate(() => this.flush());
+      this.batch.push({ id, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const all = this.batch;
+    this.batch = [];
+    for (let i = 0; i < all.length; i += BATCH) {
+      const part = all.slice(i, i + BATCH);
+      loadReaders(this.o.sql, part.map((p) => p.id)).then(
+        (found) => {
+          for (const p of part) p.resolve(found.get(p.id) ?? { follow: null, hide: null, history: [], history_size: 0 });
+        },
+        (err: unknown) => {
+          for (const p of part) p.reject(err);
+        },
+      );
+    }
   }
 
   /** The reader as `/v1/me` shows it, read from the database (the interests are not kept in memory). */
