@@ -8,7 +8,7 @@ import { personalOrder, personalPages } from '../../src/api/personal/rank.js';
 import { cookieValue, readerIdOf } from '../../src/api/readers/identity.js';
 import { MAX_ENTRIES, MAX_PER_LIST, parseInterests } from '../../src/api/readers/interests.js';
 import { compileProfile, placeKeys } from '../../src/api/readers/profile.js';
-import { topByRegion, trendScores } from '../../src/api/trending/score.js';
+import { decayedOne, DEFAULT_TRENDING, topByRegion, trendScores } from '../../src/api/trending/score.js';
 
 describe('TrustedProxies', () => {
   const t = new TrustedProxies(['10.0.0.0/8', '192.0.2.1', 'fd00::/8']);
@@ -176,35 +176,30 @@ describe('personal ranking', () => {
 
 describe('trending scores', () => {
   const H = 3_600_000;
-  const sig = {
-    coverage: [
-      ...['a', 'b', 'c', 'd'].map((p) => ({ story_id: 'wide', publisher_id: p, t: NOW - 0.5 * H })),
-      ...['a', 'b', 'c', 'd'].map((p) => ({ story_id: 'stale', publisher_id: p, t: NOW - 10 * H })),
-      { story_id: 'lone', publisher_id: 'a', t: NOW - 0.5 * H },
-      { story_id: 'clicked', publisher_id: 'a', t: NOW - 0.5 * H },
-    ],
-    clicks: Array.from({ length: 20 }, () => ({ story_id: 'clicked', t: NOW - 0.2 * H })),
-    stories: [
-      { id: 'wide', regions: ['us'], updated_ms: NOW - 0.5 * H },
-      { id: 'stale', regions: ['uk'], updated_ms: NOW - 10 * H },
-      { id: 'lone', regions: ['us'], updated_ms: NOW - 0.5 * H },
-      { id: 'clicked', regions: ['uk'], updated_ms: NOW - 0.5 * H },
-    ],
-  };
+  // velocity and clicks as the store sums them: one decayed term per distinct publisher / reader
+  const one = (hoursAgo: number) => decayedOne(hoursAgo * H, DEFAULT_TRENDING.velocityHalfLifeMs);
+  const stories = [
+    { id: 'wide', regions: ['us'], updated_ms: NOW - 0.5 * H, velocity: 4 * one(0.5), clicks: 0 },
+    { id: 'stale', regions: ['uk'], updated_ms: NOW - 10 * H, velocity: 4 * one(10), clicks: 0 },
+    { id: 'lone', regions: ['us'], updated_ms: NOW - 0.5 * H, velocity: one(0.5), clicks: 0 },
+    { id: 'clicked', regions: ['uk'], updated_ms: NOW - 0.5 * H, velocity: one(0.5), clicks: 20 * one(0.2) },
+    { id: 'uncovered', regions: ['uk'], updated_ms: NOW - 0.5 * H, velocity: 0, clicks: 50 },
+  ];
   it('orders by coverage velocity (recent distinct publishers) and clicks', () => {
-    const t = trendScores(sig, NOW);
+    const t = trendScores(stories, NOW);
     expect(t.map((x) => x.id)).toEqual(['wide', 'clicked', 'lone', 'stale']);
     // clicks amplify coverage: a story nobody covered in the window does not trend on clicks alone
-    const uncovered = trendScores({ ...sig, coverage: sig.coverage.filter((c) => c.story_id !== 'clicked') }, NOW);
-    expect(uncovered.map((x) => x.id)).not.toContain('clicked');
-    const noClicks = trendScores({ ...sig, clicks: [] }, NOW);
-    expect(noClicks[0]!.id).toBe('wide');
-    expect(noClicks[noClicks.length - 1]!.id).toBe('stale');
+    expect(t.map((x) => x.id)).not.toContain('uncovered');
     // without its clicks, the clicked story is just another one-publisher story
+    const noClicks = trendScores(stories.map((s) => ({ ...s, clicks: 0 })), NOW);
     expect(noClicks.find((x) => x.id === 'clicked')!.score).toBe(noClicks.find((x) => x.id === 'lone')!.score);
   });
+  it('a publisher joining lately counts more than one long ago', () => {
+    expect(one(0.5)).toBeGreaterThan(one(3));
+    expect(one(2)).toBeCloseTo(0.5);
+  });
   it('groups by edition; global takes every story', () => {
-    const by = topByRegion(trendScores(sig, NOW), ['global', 'us', 'uk'], 2);
+    const by = topByRegion(trendScores(stories, NOW), ['global', 'us', 'uk'], 2);
     expect(by.get('global')!.map((x) => x.id)).toEqual(['wide', 'clicked']);
     expect(by.get('us')!.map((x) => x.id)).toEqual(['wide', 'lone']);
     expect(by.get('uk')!.map((x) => x.id)).toEqual(['clicked', 'stale']);

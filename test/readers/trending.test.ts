@@ -73,6 +73,18 @@ describe('trending', () => {
     expect(validate(page, { $ref: '#/components/schemas/TrendingPage' })).toEqual([]);
   });
 
+  it('sums one decayed term per distinct publisher and reader in the database, as the policy says', async () => {
+    const { trendingStories } = await import('../../src/actors/store/trending.js');
+    const { DEFAULT_TRENDING, decayedOne } = await import('../../src/api/trending/score.js');
+    const got = new Map((await trendingStories(db.sql, { since: NOW - 86_400_000, until: NOW }, { velocityMs: DEFAULT_TRENDING.velocityHalfLifeMs, clicksMs: DEFAULT_TRENDING.clickHalfLifeMs })).map((s) => [s.id, s]));
+    const want = [10, 15, 20, 25, 30, 35].reduce((a, m) => a + decayedOne(m * 60_000, DEFAULT_TRENDING.velocityHalfLifeMs), 0);
+    expect(got.get('wide')!.velocity).toBeCloseTo(want, 9);
+    expect(got.get('wide')!.clicks).toBe(0);
+    // four distinct readers (one of them twice), all clicked at NOW
+    expect(got.get('read')!.clicks).toBeCloseTo(4, 9);
+    expect(got.get('old')!.velocity).toBeCloseTo(6 * decayedOne(20 * 3_600_000, DEFAULT_TRENDING.velocityHalfLifeMs), 9);
+  });
+
   it('validates its parameters', async () => {
     expect((await api.get('/v1/trending?region=mars')).body.error.code).toBe('invalid_region');
     expect((await api.get('/v1/trending?limit=51')).body.error.code).toBe('invalid_limit');

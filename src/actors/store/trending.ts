@@ -1,41 +1,46 @@
 import type { Sql } from '../../runtime/sql.js';
 
-/** What trending reads for the stories active in a window: who covered them when, who clicked when. */
-export interface TrendingSignals {
-  /** per story and publisher: when the publisher first covered the story in the window (epoch ms) */
-  coverage: { story_id: string; publisher_id: string; t: number }[];
-  /** per story and reader: the reader's last click on it in the window (anonymous clicks count as one reader) */
-  clicks: { story_id: string; t: number }[];
-  /** the stories named above: editions and last update */
-  stories: { id: string; regions: string[]; updated_ms: number }[];
+/** Per story active in a window: coverage velocity and clicks, each already decayed by age. */
+export interface TrendingStory {
+  id: string;
+  regions: string[];
+  updated_ms: number;
+  /** Σ over distinct publishers of 0.5^(age of its first article in the story / half-life) */
+  velocity: number;
+  /** Σ over distinct readers of 0.5^(age of its last click on the story / half-life); anonymous clicks are one reader */
+  clicks: number;
 }
 
 /**
- * Two aggregates over the window (articles by publish time, clicks by time, both on their time
- * indexes) and the stories they name; cost grows with the window's articles, not the table's.
+ * The trending signals of every story some publisher covered in the window, aggregated in the
+ * database (one row per story comes back, however many articles and clicks the window holds):
+ * each distinct publisher counts by how recently it joined the story, each distinct reader by
+ * how recently it clicked, with the given half-lives. Reads articles by publish time and clicks
+ * by time, on their time indexes.
  */
-export async function trendingSignals(sql: Sql, since: number, until: number): Promise<TrendingSignals> {
-  const lo = new Date(since).toISOString();
-  const hi = new Date(until).toISOString();
-  const [coverage, clicks] = await Promise.all([
-    sql.query<{ story_id: string; publisher_id: string; t: number }>(
-      `SELECT story_id, publisher_id, (extract(epoch FROM min(published_at)) * 1000)::float8 AS t
-         FROM articles WHERE published_at >= $1 AND published_at <= $2 AND story_id IS NOT NULL
-        GROUP BY story_id, publisher_id`,
-      [lo, hi],
-    ),
-    sql.query<{ story_id: string; t: number }>(
-      `SELECT story_id, (extract(epoch FROM max(at)) * 1000)::float8 AS t
-         FROM clicks WHERE at >= $1 AND at <= $2 AND story_id IS NOT NULL
-        GROUP BY story_id, reader`,
-      [lo, hi],
-    ),
-  ]);
-  const ids = [...new Set([...coverage.rows.map((r) => r.story_id), ...clicks.rows.map((r) => r.story_id)])];
-  const stories = ids.length === 0 ? { rows: [] } : await sql.query<{ id: string; regions: string[]; updated_ms: number }>(
-    `SELECT id, regions, (extract(epoch FROM updated_at) * 1000)::float8 AS updated_ms
-       FROM stories WHERE id = ANY($1::text[]) AND lead_article_id IS NOT NULL`,
-    [ids],
+export async function trendingStories(
+  sql: Sql,
+  window: { since: number; until: number },
+  halfLives: { velocityMs: number; clicksMs: number },
+): Promise<TrendingStory[]> {
+  const { rows } = await sql.query<TrendingStory>(
+    `WITH cov AS (
+       SELECT story_id, sum(power(0.5, extract(epoch FROM ($2::timestamptz - first)) * 1000 / $3)) AS velocity
+         FROM (SELECT story_id, publisher_id, min(published_at) AS first FROM articles
+                WHERE published_at >= $1 AND published_at <= $2 AND story_id IS NOT NULL
+                GROUP BY story_id, publisher_id) p
+        GROUP BY story_id),
+     clk AS (
+       SELECT story_id, sum(power(0.5, extract(epoch FROM ($2::timestamptz - last)) * 1000 / $4)) AS clicks
+         FROM (SELECT story_id, reader, max(at) AS last FROM clicks
+                WHERE at >= $1 AND at <= $2 AND story_id IS NOT NULL
+                GROUP BY story_id, reader) r
+        GROUP BY story_id)
+     SELECT s.id, s.regions, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_ms,
+            cov.velocity::float8 AS velocity, COALESCE(clk.clicks, 0)::float8 AS clicks
+       FROM cov JOIN stories s ON s.id = cov.story_id LEFT JOIN clk ON clk.story_id = cov.story_id
+      WHERE s.lead_article_id IS NOT NULL`,
+    [new Date(window.since).toISOString(), new Date(window.until).toISOString(), halfLives.velocityMs, halfLives.clicksMs],
   );
-  return { coverage: coverage.rows, clicks: clicks.rows, stories: stories.rows };
+  return rows;
 }

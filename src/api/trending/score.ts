@@ -1,12 +1,13 @@
-import type { TrendingSignals } from '../../actors/store/trending.js';
+import type { TrendingStory } from '../../actors/store/trending.js';
 
 /**
  * Trending as pure maths over the window's signals: a story trends when many distinct publishers
  * took it up recently (coverage velocity: each publisher counts by how recently it joined) and
  * readers click it (each reader once, by how recently), damped by the time since the story last
  * moved. Clicks amplify coverage rather than add to it, so a story no publisher took up lately
- * cannot trend on clicks alone (clicks are easier to fake than publishers). Half-lives are the
- * knobs; the clock is injected.
+ * cannot trend on clicks alone (clicks are easier to fake than publishers). The per-publisher and
+ * per-reader decays are summed where the rows are (store/trending.ts, with these half-lives);
+ * this combines them. The clock is injected.
  */
 export interface TrendingPolicy {
   /** how long a publisher's joining counts fully, halving after (default 2 h) */
@@ -34,17 +35,16 @@ export interface Trend {
 
 const decay = (ageMs: number, half: number) => Math.pow(0.5, Math.max(0, ageMs) / half);
 
-/** Every story's trend score, highest first (ties by id). */
-export function trendScores(sig: TrendingSignals, now: number, p: TrendingPolicy = DEFAULT_TRENDING): Trend[] {
-  const velocity = new Map<string, number>();
-  for (const c of sig.coverage) velocity.set(c.story_id, (velocity.get(c.story_id) ?? 0) + decay(now - c.t, p.velocityHalfLifeMs));
-  const clicks = new Map<string, number>();
-  for (const c of sig.clicks) clicks.set(c.story_id, (clicks.get(c.story_id) ?? 0) + decay(now - c.t, p.clickHalfLifeMs));
+/** What one distinct publisher (or reader) adds to velocity (or clicks) at `ageMs`: the store's sum term. */
+export function decayedOne(ageMs: number, halfLifeMs: number): number {
+  return decay(ageMs, halfLifeMs);
+}
+
+/** Every story's trend score, highest first (ties by id); stories with no score are left out. */
+export function trendScores(stories: readonly TrendingStory[], now: number, p: TrendingPolicy = DEFAULT_TRENDING): Trend[] {
   const out: Trend[] = [];
-  for (const s of sig.stories) {
-    const v = velocity.get(s.id) ?? 0;
-    const k = clicks.get(s.id) ?? 0;
-    const score = v * (1 + p.clickWeight * Math.log2(1 + k)) * decay(now - s.updated_ms, p.recencyHalfLifeMs);
+  for (const s of stories) {
+    const score = s.velocity * (1 + p.clickWeight * Math.log2(1 + s.clicks)) * decay(now - s.updated_ms, p.recencyHalfLifeMs);
     if (score > 0) out.push({ id: s.id, score: Math.round(score * 1e4) / 1e4, regions: Array.isArray(s.regions) ? s.regions : [] });
   }
   return out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

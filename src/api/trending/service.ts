@@ -1,4 +1,4 @@
-import { trendingSignals } from '../../actors/store/trending.js';
+import { trendingStories } from '../../actors/store/trending.js';
 import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
@@ -94,8 +94,9 @@ export class TrendingService {
   private async run(): Promise<void> {
     const t0 = performance.now();
     const now = this.now();
-    const sig = await trendingSignals(this.o.sql, now - (this.o.windowMs ?? 24 * 3_600_000), now);
-    const trends = trendScores(sig, now, this.o.policy ?? DEFAULT_TRENDING);
+    const policy = this.o.policy ?? DEFAULT_TRENDING;
+    const active = await trendingStories(this.o.sql, { since: now - (this.o.windowMs ?? 24 * 3_600_000), until: now }, { velocityMs: policy.velocityHalfLifeMs, clicksMs: policy.clickHalfLifeMs });
+    const trends = trendScores(active, now, policy);
     const top = topByRegion(trends, FEED_REGIONS, TRENDING_MAX);
     const ids = [...new Set([...top.values()].flatMap((l) => l.map((t) => t.id)))];
     const stories = new Map((await this.o.feed.stories(ids)).map((s) => [s.item.story_id, s]));
