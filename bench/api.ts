@@ -9,10 +9,16 @@
  *     (rotating over 500 two-word queries, so popular first pages come from the hot cache) and
  *     search with every query distinct (each one answered by the database) over a synthetic
  *     article table,
+ *   - in server mode also readers (NEWSAGG_BENCH_API_READERS, 100,000 profiles): the personalised
+ *     first page (`for=me`) with every request a different reader, in rounds alternating with the
+ *     cached anonymous feed (the ratio is personal ÷ anonymous), once with every profile loaded
+ *     (after a warm-up) and once cold (a fresh server: each request loads its profile from the
+ *     database); and trending recomputation over the seeded articles (its 24 h window, and the
+ *     whole table as a worst case),
  * in server mode (PostgreSQL + a private Redis) and embedded mode (PGlite + in-process cache).
  * Article text is generated here from made-up words; no real data is used.
  * Sizes: NEWSAGG_BENCH_API_ARTICLES (default 1,000,000 server / 50,000 embedded), seeded once and
- * reused (server mode keeps database `newsagg_bench_api`), NEWSAGG_BENCH_API_SECONDS per run (5),
+ * reused (server mode keeps database `newsagg_bench_api`, or NEWSAGG_BENCH_API_DB), NEWSAGG_BENCH_API_SECONDS per run (5),
  * NEWSAGG_BENCH_API_PROFILE=<dir> for a CPU profile of the API server.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -22,6 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort, has } from './fixtures/scratch-stores.js';
+import { profileHeapBytes, readerScript, seedReaders, warmReaders } from './fixtures/readers.js';
 
 const self = fileURLToPath(import.meta.url);
 const root = join(self, '..', '..');
@@ -31,6 +38,9 @@ const STORIES = 3_000;
 /** alternating reference/subject rounds for the ratio figures */
 const ROUNDS = Number(process.env.NEWSAGG_BENCH_API_ROUNDS ?? 3);
 const ROLE = process.env.NEWSAGG_BENCH_API_ROLE;
+const READERS = Number(process.env.NEWSAGG_BENCH_API_READERS ?? 100_000);
+/** the server-mode database, seeded once and reused */
+const BENCH_DB = process.env.NEWSAGG_BENCH_API_DB ?? 'newsagg_bench_api';
 
 type Figures = Record<string, number | string | boolean>;
 
@@ -71,6 +81,9 @@ async function serveApi(): Promise<void> {
   const { registerApiRoutes } = await import('../src/api/routes.js');
   const { HttpServer } = await import('../src/api/server.js');
   const { Router } = await import('../src/api/router.js');
+  const { HttpMetrics } = await import('../src/api/http-metrics.js');
+  const { Metrics } = await import('../src/runtime/metrics.js');
+  const { startReaderServices } = await import('../src/api/services.js');
   const dataDir = process.env.BENCH_DATA_DIR!;
   const sql = await openSql({ databaseUrl: process.env.BENCH_DATABASE_URL || undefined, dataDir });
   const cache = await openCache({ redisUrl: process.env.BENCH_REDIS_URL || undefined, prefix: 'bench:' });
@@ -84,8 +97,10 @@ async function serveApi(): Promise<void> {
   const start = Number(process.env.BENCH_NOW);
   const t0 = Date.now();
   const now = () => start + (Date.now() - t0);
-  registerApiRoutes(router, { sql, cache, feed, codec, rateLimit: { rps: 1e9, burst: 1e9 }, dataDir, now });
-  const http = new HttpServer({ host: '127.0.0.1', port: 0, router });
+  // as in a node: reader services, and HTTP metrics on every request
+  const readers = await startReaderServices({ sql, cache, feed, codec, now, trendingIntervalMs: 3_600_000 });
+  registerApiRoutes(router, { sql, cache, feed, codec, rateLimit: { rps: 1e9, burst: 1e9 }, dataDir, now, profiles: readers.profiles, personal: readers.personal, trending: readers.trending });
+  const http = new HttpServer({ host: '127.0.0.1', port: 0, router, metrics: new HttpMetrics(new Metrics()) });
   console.log(`READY ${await http.listen()}`);
 }
 
@@ -154,12 +169,12 @@ function cpuSeconds(pid: number | undefined): number {
 }
 
 /** wrk on core 1 against the server process `pid`; `paths` > 1 rotates over them with a small Lua script. */
-function wrk(pid: number | undefined, base: string, paths: string[]): WrkResult {
+function wrk(pid: number | undefined, base: string, paths: string[], lua?: string): WrkResult {
   let script: string | null = null;
-  if (paths.length > 1) {
+  if (paths.length > 1 || lua !== undefined) {
     script = join(tmpdir(), `newsagg-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
     const list = paths.map((p) => `"${p.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',\n');
-    writeFileSync(script, `local paths = {${list}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`);
+    writeFileSync(script, lua ?? `local paths = {${list}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`);
   }
   const args = ['-t1', '-c100', `-d${SECONDS}s`, '--latency', ...(script ? ['-s', script] : []), base + paths[0]];
   const cpu0 = cpuSeconds(pid);
@@ -203,6 +218,87 @@ function paired(hello: Child, api: Child, base: string, paths: string[]): { subj
     ratio: median(subj.map((r, i) => r.rps / refs[i]!.rps)),
     // the reference's CPU per request over ours: what the ratio would be were both CPU-bound
     cpu_ratio: median(subj.map((r, i) => refs[i]!.cpu_us_per_req / r.cpu_us_per_req)),
+  };
+}
+
+/** Alternating rounds of two runs on the same server: medians of each, and of the per-round ratio b ÷ a. */
+function pairedRuns(a: () => WrkResult, b: () => WrkResult): { a: WrkResult; b: WrkResult; ratio: number } {
+  const as: WrkResult[] = [];
+  const bs: WrkResult[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    as.push(a());
+    bs.push(b());
+  }
+  const pick = (rs: WrkResult[]): WrkResult => ({
+    rps: median(rs.map((r) => r.rps)),
+    p99_ms: median(rs.map((r) => r.p99_ms)),
+    non2xx: rs.reduce((x, r) => x + r.non2xx, 0),
+    cpu_us_per_req: median(rs.map((r) => r.cpu_us_per_req)),
+  });
+  return { a: pick(as), b: pick(bs), ratio: median(bs.map((r, i) => r.rps / as[i]!.rps)) };
+}
+
+const PERSONAL_PATH = '/v1/feed?for=me&region=global&limit=20';
+
+/**
+ * Readers on a fresh API server: the personalised first page cold (no profile loaded yet: each
+ * request loads one), then, with every profile loaded, beside the cached anonymous feed.
+ */
+async function measureReaders(api: Child, base: string, env: Record<string, string>, storedBytes: number): Promise<Figures> {
+  const cold = wrk(api.child.pid, base, [PERSONAL_PATH], readerScript(PERSONAL_PATH, READERS));
+  const warmMs = await warmReaders(base, PERSONAL_PATH, READERS);
+  let round = 0;
+  const pair = pairedRuns(
+    () => wrk(api.child.pid, base, ['/v1/feed?region=global&category=top&limit=20']),
+    () => wrk(api.child.pid, base, [PERSONAL_PATH], readerScript(PERSONAL_PATH, READERS, (round++ * 37_003) % READERS)),
+  );
+  const { openSql } = await import('../src/runtime/sql.js');
+  const sql = await openSql({ databaseUrl: env.BENCH_DATABASE_URL, dataDir: env.BENCH_DATA_DIR! });
+  try {
+    return {
+      readers: READERS,
+      reader_interests_stored_bytes_avg: Math.round(storedBytes),
+      reader_profile_heap_bytes: await profileHeapBytes(sql, Math.min(READERS, 20_000)),
+      personal_cold_rps: Math.round(cold.rps),
+      personal_cold_p99_ms: cold.p99_ms,
+      personal_warmup_profiles_per_s: Math.round(READERS / (warmMs / 1000)),
+      personal_rps: Math.round(pair.b.rps),
+      personal_p99_ms: pair.b.p99_ms,
+      personal_cpu_us_per_req: round1(pair.b.cpu_us_per_req),
+      personal_feed_rps_same_rounds: Math.round(pair.a.rps),
+      personal_rps_ratio_vs_cached_feed: pair.ratio,
+      personal_non_2xx: cold.non2xx + pair.b.non2xx,
+      ...(await measureTrending(sql)),
+    };
+  } finally {
+    await sql.close();
+  }
+}
+
+/** Trending recomputation over the seeded table: its 24 h window, and the whole table as the window. */
+async function measureTrending(sql: import('../src/runtime/sql.js').Sql): Promise<Figures> {
+  const { MemoryCache } = await import('../src/runtime/cache-memory.js');
+  const { CursorCodec } = await import('../src/api/cursor.js');
+  const { FeedService } = await import('../src/api/feed.js');
+  const { TrendingService } = await import('../src/api/trending/service.js');
+  const cache = new MemoryCache();
+  const feed = new FeedService({ sql, cache, codec: new CursorCodec('bench-cursor-secret-0123456789') });
+  const run = async (windowMs: number) => {
+    const t = new TrendingService({ sql, cache, feed, now: () => NOW, windowMs });
+    const ms: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await t.recompute();
+      ms.push(t.lastRunMs);
+    }
+    return median(ms);
+  };
+  const count = async (since: number) => Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM articles WHERE published_at >= $1 AND published_at <= $2', [new Date(since).toISOString(), new Date(NOW).toISOString()])).rows[0]!.n);
+  const day = 86_400_000;
+  return {
+    trending_window_articles: await count(NOW - day),
+    trending_recompute_ms: Math.round(await run(day)),
+    trending_full_table_articles: await count(NOW - 3650 * day),
+    trending_full_table_recompute_ms: Math.round(await run(3650 * day)),
   };
 }
 
@@ -298,14 +394,16 @@ async function measureMode(mode: 'server' | 'embedded', hello: Child): Promise<F
   let redis: ChildProcess | null = null;
   let dataDir: string;
   let count: number;
+  let storedBytes = 0;
   if (mode === 'server') {
     const admin = new pg.Client({ connectionString: PG_ADMIN });
     await admin.connect();
-    const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = 'newsagg_bench_api'")).rowCount;
-    if (!exists) await admin.query('CREATE DATABASE newsagg_bench_api');
+    if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DB)) throw new Error(`NEWSAGG_BENCH_API_DB: not a plain database name: ${BENCH_DB}`);
+    const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [BENCH_DB])).rowCount;
+    if (!exists) await admin.query(`CREATE DATABASE ${BENCH_DB}`);
     await admin.end();
     const u = new URL(PG_ADMIN);
-    u.pathname = '/newsagg_bench_api';
+    u.pathname = `/${BENCH_DB}`;
     const rport = await freePort();
     redis = spawn('redis-server', ['--port', String(rport), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, 500));
@@ -316,6 +414,7 @@ async function measureMode(mode: 'server' | 'embedded', hello: Child): Promise<F
     await migrate(sql, newsMigrations);
     const cache = await openCache({ redisUrl: env.BENCH_REDIS_URL, prefix: 'bench:' });
     count = await seed(sql, n, cache);
+    if (READERS > 0) storedBytes = await seedReaders(sql, READERS, NOW, STORIES);
     await sql.query('VACUUM ANALYZE articles'); // flushes the GIN pending list a bulk load leaves behind
     await sql.query('SELECT refresh_search_common_lexemes()'); // the fresh statistics tell search which words are common
     await cache.close();
@@ -340,6 +439,19 @@ async function measureMode(mode: 'server' | 'embedded', hello: Child): Promise<F
     const search = wrk(api.child.pid, base, searchPaths());
     const uncached = wrk(api.child.pid, base, searchPaths(Math.max(20_000, SECONDS * 4_000), 7_001));
     const m = mode;
+    // readers on a fresh server, so the cold figure is cold
+    let readers: Figures = {};
+    if (mode === 'server' && READERS > 0) {
+      await stopChild(api.child);
+      const fresh = await startChild('api', env);
+      try {
+        const freshBase = `http://127.0.0.1:${fresh.port}`;
+        await fetch(`${freshBase}/v1/feed?region=global&category=top&limit=20`);
+        readers = Object.fromEntries(Object.entries(await measureReaders(fresh, freshBase, env, storedBytes)).map(([k, v]) => [`${m}_${k}`, v]));
+      } finally {
+        await stopChild(fresh.child);
+      }
+    }
     return {
       [`${m}_articles`]: count,
       [`${m}_ref_uws_hello_rps`]: Math.round(feed.ref.rps),
@@ -361,6 +473,7 @@ async function measureMode(mode: 'server' | 'embedded', hello: Child): Promise<F
       [`${m}_search_uncached_p99_ms`]: uncached.p99_ms,
       [`${m}_search_uncached_cpu_us_per_req`]: Math.round(uncached.cpu_us_per_req),
       [`${m}_non_2xx`]: feed.subject.non2xx + deep.subject.non2xx + search.non2xx + uncached.non2xx,
+      ...readers,
     };
   } finally {
     await stopChild(api.child);
@@ -392,5 +505,10 @@ export async function run(): Promise<Figures> {
   out.deep_page_rps_ratio_vs_uws = out[`${main}_deep_page_rps_ratio_vs_uws`]!;
   out.search_rps = out[`${main}_search_rps`]!;
   out.search_uncached_rps = out[`${main}_search_uncached_rps`]!;
+  if (out.server_personal_rps !== undefined) {
+    out.personal_rps = out.server_personal_rps;
+    out.personal_rps_ratio_vs_cached_feed = out.server_personal_rps_ratio_vs_cached_feed!;
+    out.trending_recompute_ms = out.server_trending_recompute_ms!;
+  }
   return out;
 }

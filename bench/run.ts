@@ -27,7 +27,7 @@ async function waitQuiet(maxWaitMs = 30_000): Promise<boolean> {
 
 function available(): string[] {
   return readdirSync(here)
-    .filter((f) => f.endsWith('.ts') && !f.startsWith('train') && !skip.has(basename(f, '.ts')))
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('train') && !f.startsWith('build') && !skip.has(basename(f, '.ts')))
     .map((f) => basename(f, '.ts'))
     .sort();
 }

@@ -55,6 +55,14 @@ const listenAddress = z.string().transform((s, ctx): { host: string; port: numbe
   }
   return { host, port };
 });
+/** An IP address or an IP CIDR (`--trust-proxy`). */
+function isCidr(s: string): boolean {
+  const [addr, bits, ...rest] = s.split('/');
+  if (rest.length > 0 || addr === undefined) return false;
+  const v = isIP(addr);
+  if (v === 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128));
+}
 
 const intIn = (min: number, max: number) =>
   z.coerce.number({ error: 'expected a number' }).int({ error: 'expected an integer' })
@@ -164,6 +172,44 @@ export const options = {
   websubRateLimitRps: opt({ name: 'websub-rate-limit-rps', schema: positive, default: 2, doc: 'WebSub callbacks (/websub/:id) per second per publisher' }),
   websubRateLimitBurst: opt({ name: 'websub-rate-limit-burst', schema: intIn(1, 1_000_000), default: 20, doc: 'WebSub callback burst size per publisher' }),
   bodyLimitBytes: opt({ name: 'body-limit-bytes', schema: intIn(1, 1 << 30), default: 1 << 20, defaultDoc: '1048576', doc: 'largest HTTP request body accepted' }),
+  trustProxy: opt({
+    name: 'trust-proxy',
+    schema: z.string().transform((s, ctx): string[] => {
+      const parts = list(s);
+      const bad = parts.find((p) => !isCidr(p));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `not an IP address or CIDR: "${bad}"` });
+        return z.NEVER;
+      }
+      return parts;
+    }),
+    default: [],
+    defaultDoc: '(none)',
+    doc: 'comma list of proxy addresses/CIDRs whose X-Forwarded-For is believed (the right-most untrusted hop is the client)',
+  }),
+  apiTokens: opt({
+    name: 'api-tokens',
+    secret: true,
+    schema: z.string().transform((s, ctx): string[] => {
+      const parts = list(s);
+      if (parts.some((p) => p.length < 16 || !/^[\x21-\x7e]+$/.test(p))) {
+        ctx.addIssue({ code: 'custom', message: 'each token must be at least 16 printable characters without spaces' });
+        return z.NEVER;
+      }
+      return [...new Set(parts)];
+    }),
+    default: [],
+    defaultDoc: '(none)',
+    doc: 'comma list of per-client API tokens (Authorization: Bearer); each has its own rate-limit bucket and reader profile',
+  }),
+  retentionDays: opt({ name: 'retention-days', schema: intIn(1, 36_500), default: 30, doc: 'articles (whole month partitions), clicks and emptied stories older than this are deleted' }),
+  catalogue: opt({
+    name: 'catalogue',
+    schema: z.enum(['all', 'global', 'us', 'uk', 'eu', 'apac', 'latam', 'mea']).optional(),
+    default: undefined,
+    defaultDoc: '(none)',
+    doc: 'on an empty database, add the shipped catalogue of real publishers: an edition (us, uk, eu, apac, latam, mea, global) or all',
+  }),
   shutdownTimeoutMs: opt({ name: 'shutdown-timeout-ms', schema: intIn(0, 3_600_000), default: 15_000, doc: 'graceful-shutdown budget before the process exits anyway' }),
   breakingWindowMinutes: opt({ name: 'breaking-window-minutes', schema: positive, default: 10, doc: 'breaking news: the sliding window a spike is counted in' }),
   breakingBaselineMinutes: opt({ name: 'breaking-baseline-minutes', schema: positive, default: 60, doc: 'breaking news: the rolling baseline (articles per window) is taken over this long before the window' }),

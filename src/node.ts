@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DeadLetterWriter } from './actors/store/dead-letters.js';
 import { ensureArticlePartitions, newsMigrations } from './actors/store/migrations.js';
 import { addHealthRoutes } from './api/health.js';
+import { HttpMetrics } from './api/http-metrics.js';
 import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
@@ -123,7 +124,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     system.deadLetters.onDeadLetter((d) => letters.write(d));
 
     const router = new Router();
-    const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes });
+    const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes, metrics: new HttpMetrics(metrics) });
     let stopping = false;
     const checks = { sql: () => sql.ping(), cache: () => cache.ping(), ...(nats ? { nats: () => nats.ping() } : {}) };
     const ownedShards = new OwnedShardsGauge(metrics, SHARD_KINDS);

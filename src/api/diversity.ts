@@ -16,22 +16,33 @@ export interface DiversityRules {
   maxPerPublisher: number;
   /** categories wanted on the first page (0 for none) */
   minCategories: number;
+  /** pages filled by the rules; the rest keeps its order (default: all) */
+  maxPages?: number;
 }
 
 export function diversify<T extends Rankable>(ranked: readonly T[], rules: DiversityRules): T[] {
+  // Index loops and reused containers, no slices: the personalised feed runs this per request.
   const out: T[] = [];
-  let pending = ranked.slice();
-  let page = 0;
-  while (pending.length > 0) {
-    const perPublisher = new Map<string, number>();
-    const cats = new Set<string>();
-    const taken: T[] = [];
-    const deferred: T[] = [];
+  let pending: T[] = ranked.slice();
+  let deferred: T[] = [];
+  const taken: T[] = [];
+  const perPublisher = new Map<string, number>();
+  const cats = new Set<string>();
+  const maxPages = rules.maxPages ?? Infinity;
+  for (let page = 0; pending.length > 0; page++) {
+    if (page >= maxPages) {
+      for (let i = 0; i < pending.length; i++) out.push(pending[i]!);
+      break;
+    }
+    perPublisher.clear();
+    cats.clear();
+    taken.length = 0;
+    deferred.length = 0;
     const wantCats = page === 0 ? rules.minCategories : 0;
     for (let i = 0; i < pending.length; i++) {
       const it = pending[i]!;
       if (taken.length >= rules.pageSize) {
-        deferred.push(...pending.slice(i));
+        for (let j = i; j < pending.length; j++) deferred.push(pending[j]!);
         break;
       }
       const n = perPublisher.get(it.publisher) ?? 0;
@@ -43,8 +54,12 @@ export function diversify<T extends Rankable>(ranked: readonly T[], rules: Diver
       const slotsLeft = rules.pageSize - taken.length;
       const missing = wantCats - cats.size;
       if (missing > 0 && slotsLeft <= missing && it.category !== null && cats.has(it.category)) {
-        const rest = pending.slice(i + 1);
-        if (rest.some((r) => r.category !== null && !cats.has(r.category) && (perPublisher.get(r.publisher) ?? 0) < rules.maxPerPublisher)) {
+        let another = false;
+        for (let j = i + 1; j < pending.length && !another; j++) {
+          const r = pending[j]!;
+          another = r.category !== null && !cats.has(r.category) && (perPublisher.get(r.publisher) ?? 0) < rules.maxPerPublisher;
+        }
+        if (another) {
           deferred.push(it);
           continue;
         }
@@ -55,10 +70,13 @@ export function diversify<T extends Rankable>(ranked: readonly T[], rules: Diver
     }
     // An underfull page would shift every later page boundary: when the rules cannot be met
     // (too few publishers left), fill it in rank order instead.
-    while (taken.length < rules.pageSize && deferred.length > 0) taken.push(deferred.shift()!);
-    out.push(...taken);
-    pending = deferred;
-    page++;
+    let d = 0;
+    while (taken.length < rules.pageSize && d < deferred.length) taken.push(deferred[d++]!);
+    for (let i = 0; i < taken.length; i++) out.push(taken[i]!);
+    // what was deferred (and not used to fill) is the next page's pending list
+    const next = pending;
+    pending = d === 0 ? deferred : deferred.slice(d);
+    deferred = next;
   }
   return out;
 }

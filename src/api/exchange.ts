@@ -12,6 +12,12 @@ export class Exchange implements Request {
   params: Record<string, string> = NO_PARAMS;
   aborted = false;
   readonly rawQuery: string;
+  /** when the request arrived (performance.now()), for the duration metric */
+  readonly startedAt: number;
+  /** the matched route's metrics id (-1 until matched) */
+  route = -1;
+  /** the status written, 0 until a reply is written (and for a client that went away) */
+  status = 0;
   private done = false;
   private watching = false;
   private parsedQuery: URLSearchParams | undefined;
@@ -25,8 +31,9 @@ export class Exchange implements Request {
     private readonly res: uWS.HttpResponse,
     req: uWS.HttpRequest,
     bodyLimit: number,
-    private readonly onFinish: () => void,
+    private readonly onFinish: (ex: Exchange) => void,
   ) {
+    this.startedAt = performance.now();
     this.req = req;
     const method = req.getCaseSensitiveMethod();
     this.method = method === 'GET' ? method : method.toUpperCase();
@@ -113,6 +120,7 @@ export class Exchange implements Request {
 
   private write(reply: Reply): void {
     const res = this.res;
+    this.status = reply.status ?? 200;
     if (reply.status !== undefined && reply.status !== 200) res.writeStatus(statusLine(reply.status)); // 200 is uWS's default
     const e = reply.encodedHeaders;
     if (e !== undefined) {
@@ -128,7 +136,7 @@ export class Exchange implements Request {
   private finish(): void {
     if (this.done) return;
     this.done = true;
-    this.onFinish();
+    this.onFinish(this);
   }
 }
 

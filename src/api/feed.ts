@@ -149,15 +149,10 @@ export class FeedService {
     let snap: string | null = null;
     let snapIds: string[] = [];
     if (!cur) {
-      const [ranking, boosted] = await Promise.all([this.rank(q, null, this.snapshotSize, 0), this.boosted(q)]);
-      const first = new Set(boosted.map((s) => s.item.story_id));
-      const ranked = first.size > 0 ? ranking.filter((r) => !first.has(r.id)) : ranking;
-      const head = [...boosted, ...this.diversified(await this.loadFor(q, ranked.slice(0, DIVERSIFIED).map((r) => r.id)), q)];
-      const ids = [...head.map((s) => s.item.story_id), ...ranked.slice(DIVERSIFIED).map((r) => r.id)];
-      const end = ranking.length >= this.snapshotSize ? ranking[ranking.length - 1]! : null;
-      snap = await this.snapshots.put({ ids, end: end && { score: end.score, id: end.id } });
-      snapIds = ids;
-      rows = head.slice(0, q.limit + 1);
+      const first = await this.first(q);
+      snap = first.id;
+      snapIds = first.ids;
+      rows = first.head.slice(0, q.limit + 1);
     } else {
       const s = cur.s ? await this.snapshots.get(cur.s) : null;
       if (s) {
@@ -191,6 +186,36 @@ export class FeedService {
     if (!this.o.breaking) return [];
     const ids = await this.o.breaking(q.region).catch(() => []);
     return ids.length > 0 ? this.loadFor(q, ids) : [];
+  }
+
+  /**
+   * The first page's ranking fixed as a snapshot: its id (what cursors name; the same id for the
+   * same ranking), the story ids in order, and the stories of its diversified head.
+   */
+  private async first(q: FeedQuery): Promise<{ id: string; ids: string[]; head: CachedStory[] }> {
+    const [ranking, boosted] = await Promise.all([this.rank(q, null, this.snapshotSize, 0), this.boosted(q)]);
+    // breaking stories open the page, ahead of the ranking and outside the diversity rules
+    const lead = new Set(boosted.map((s) => s.item.story_id));
+    const ranked = lead.size > 0 ? ranking.filter((r) => !lead.has(r.id)) : ranking;
+    const head = [...boosted, ...this.diversified(await this.loadFor(q, ranked.slice(0, DIVERSIFIED).map((r) => r.id)), q)];
+    const ids = [...head.map((s) => s.item.story_id), ...ranked.slice(DIVERSIFIED).map((r) => r.id)];
+    const end = ranking.length >= this.snapshotSize ? ranking[ranking.length - 1]! : null;
+    const id = await this.snapshots.put({ ids, end: end && { score: end.score, id: end.id } });
+    return { id, ids, head };
+  }
+
+  /**
+   * A feed's current ranking as a snapshot (what the first page with `limit` fixes): the
+   * candidates the personalised feed re-ranks, under an id its cursors can name on any node.
+   */
+  async snapshot(region: string, category: string, limit = 20): Promise<{ id: string; ids: string[] }> {
+    const { id, ids } = await this.first({ region, category, cursor: null, limit });
+    return { id, ids };
+  }
+
+  /** The story ids of a snapshot, or null once it expired. */
+  async snapshotIds(id: string): Promise<string[] | null> {
+    return (await this.snapshots.get(id))?.ids ?? null;
   }
 
   /** Rank order after (score, id), skipping `skip` entries; cache first, database when it fails or is cold. */

@@ -31,6 +31,29 @@ const schemas: Record<string, Schema> = {
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
   BreakingItem: { allOf: [ref('FeedItem'), obj({ breaking_since: dateTime })] },
   BreakingList: obj({ items: { type: 'array', items: ref('BreakingItem') } }),
+  TrendingItem: { allOf: [ref('FeedItem'), obj({ trend_score: { type: 'number' } })] },
+  TrendingPage: obj({ items: { type: 'array', items: ref('TrendingItem') } }),
+  Interests: obj({
+    categories: { type: 'array', items: { type: 'string', enum: [...CATEGORIES] } },
+    entities: { type: 'array', items: str },
+    publishers: { type: 'array', items: str },
+    places: { type: 'array', items: str },
+  }),
+  InterestsUpdate: obj(
+    {
+      follow: obj({ categories: { type: 'array', items: { type: 'string', enum: [...CATEGORIES] } }, entities: { type: 'array', items: str }, publishers: { type: 'array', items: str }, places: { type: 'array', items: str } }, []),
+      hide: obj({ categories: { type: 'array', items: { type: 'string', enum: [...CATEGORIES] } }, entities: { type: 'array', items: str }, publishers: { type: 'array', items: str }, places: { type: 'array', items: str } }, []),
+    },
+    [],
+  ),
+  Me: obj({ reader_id: str, follow: ref('Interests'), hide: ref('Interests'), history_size: int }),
+  Catalogue: obj({
+    first_run: { type: 'boolean' },
+    publishers: int,
+    can_import: { type: 'boolean' },
+    catalogue: obj({ total: int, editions: { type: 'array', items: obj({ region: str, publishers: int }) } }),
+  }),
+  CatalogueImport: obj({ added: int, offered: int }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
     published_at: dateTime, source_url: str, click_url: str, category: strOrNull, region: strOrNull, language: strOrNull,
@@ -88,13 +111,14 @@ const ok = (name: string, description = 'OK'): Schema => ({
 });
 const common = { 400: error('invalid parameter'), 429: error('rate limited; see Retry-After') };
 const admin = { security: [{ bearer: [] }] };
+const reader = { security: [{ reader: [] }, { readerCookie: [] }] };
 
 export const openApiDocument = {
   openapi: '3.1.0',
   info: {
     title: 'newsagg API',
     version: '1.0.0',
-    description: 'Feeds of stories, Full Coverage, search and publisher administration. Errors are `{"error": {"code", "message"}}`.',
+    description: 'Feeds of stories, personalised feeds, trending, Full Coverage, search and publisher administration. Errors are `{"error": {"code", "message"}}`.',
   },
   paths: {
     '/v1/feed': {
@@ -103,6 +127,7 @@ export const openApiDocument = {
         parameters: [
           region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20),
           p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
+          p('for', 'me: the calling reader\'s personalised order (reader token or newsagg_reader cookie; without either, the unpersonalised order and the cookie)', { type: 'string', enum: ['me'] }),
         ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
       },
@@ -119,6 +144,23 @@ export const openApiDocument = {
         summary: 'WebSocket (upgrade): subscribe to breaking, breaking:{region}, feed:{region}:{category}, story:{id}; see the README',
         responses: { 101: { description: 'switching protocols' }, 426: error('not a WebSocket upgrade'), 429: error('too many live connections from this client') },
       },
+    },
+    '/v1/trending': {
+      get: {
+        summary: 'Stories trending in an edition: coverage velocity, clicks, recency',
+        parameters: [region, limit(50, 20)],
+        responses: { 200: ok('TrendingPage'), ...common },
+      },
+    },
+    '/v1/me': {
+      get: { ...reader, summary: 'The calling reader: interests and how many clicks are remembered (a caller with neither token nor cookie becomes a reader)', responses: { 200: ok('Me'), ...common } },
+      put: {
+        ...reader,
+        summary: 'Replace the reader\'s interests (a missing key is an empty list)',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('InterestsUpdate') } } },
+        responses: { 200: ok('Me'), 413: error('body over 64 KB'), ...common },
+      },
+      delete: { ...reader, summary: 'Forget the reader: interests and reading history', responses: { 204: { description: 'forgotten' }, ...common } },
     },
     '/v1/articles/{id}': {
       get: { summary: 'An article with related articles of its story', parameters: [pathId('article id')], responses: { 200: ok('ArticleDetail'), 404: error('no such article'), ...common } },
@@ -138,6 +180,15 @@ export const openApiDocument = {
         summary: 'Records the click and redirects to the article at its publisher',
         parameters: [pathId('article id')],
         responses: { 302: { description: 'redirect to the stored source URL', headers: { Location: { schema: str } } }, 404: error('no such article'), ...common },
+      },
+    },
+    '/v1/catalogue': {
+      get: { summary: 'The shipped catalogue of real publishers per edition, and whether this node has none yet (first run)', responses: { 200: ok('Catalogue'), ...common } },
+      post: {
+        ...admin,
+        summary: 'Add an edition of the catalogue (plus its global feeds); without an admin token configured, only while the node has no publishers',
+        requestBody: { required: true, content: { 'application/json': { schema: obj({ region: { type: 'string', enum: ['all', 'us', 'uk', 'eu', 'apac', 'latam', 'mea', 'global'] } }) } } },
+        responses: { 200: ok('CatalogueImport'), 401: error('missing or wrong token'), 403: error('not a first run and no admin token configured'), ...common },
       },
     },
     '/v1/publishers': {
@@ -169,6 +220,10 @@ export const openApiDocument = {
   },
   components: {
     schemas,
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'NEWSAGG_ADMIN_TOKEN; admin routes are off without one' } },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'NEWSAGG_ADMIN_TOKEN; admin routes are off without one' },
+      reader: { type: 'http', scheme: 'bearer', description: 'a reader token: any 16-256 URL-safe characters the client keeps secret (an API token, or the newsagg_reader cookie value)' },
+      readerCookie: { type: 'apiKey', in: 'cookie', name: 'newsagg_reader', description: 'set by the server on the first response to a caller with neither token nor cookie' },
+    },
   },
 } as const;

@@ -4,7 +4,14 @@ interface RouteNode {
   statics: Map<string, RouteNode>;
   param: RouteNode | null;
   /** method -> handler and the names of the `:params` on the way here, in order */
-  methods: Map<string, { handler: Handler; names: string[] }> | null;
+  methods: Map<string, { handler: Handler; names: string[]; pattern: string }> | null;
+}
+
+/** A matched route: its handler, the `:params` decoded, and the pattern it was registered with (a metrics label). */
+export interface RouteMatch {
+  handler: Handler;
+  params: Record<string, string>;
+  pattern: string;
 }
 
 const newNode = (): RouteNode => ({ statics: new Map(), param: null, methods: null });
@@ -17,7 +24,7 @@ export const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<str
  */
 export class Router {
   /** method -> static path -> the match result, built once (a static route allocates nothing per request) */
-  private readonly exact = new Map<string, Map<string, { handler: Handler; params: Record<string, string> }>>();
+  private readonly exact = new Map<string, Map<string, RouteMatch>>();
   private readonly root = newNode();
 
   add(method: Method, pattern: string, handler: Handler): this {
@@ -25,7 +32,7 @@ export class Router {
     if (!pattern.includes('/:')) {
       let paths = this.exact.get(method);
       if (paths === undefined) this.exact.set(method, (paths = new Map()));
-      paths.set(pattern, { handler, params: NO_PARAMS });
+      paths.set(pattern, { handler, params: NO_PARAMS, pattern });
     }
     let node = this.root;
     const names: string[] = [];
@@ -39,7 +46,7 @@ export class Router {
         node = next;
       }
     }
-    (node.methods ??= new Map()).set(method, { handler, names });
+    (node.methods ??= new Map()).set(method, { handler, names, pattern });
     return this;
   }
 
@@ -51,8 +58,8 @@ export class Router {
     return this.add('POST', pattern, h);
   }
 
-  /** The handler and params for a request, `{allowed}` when only the method is wrong, or null. */
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | { allowed: string[] } | null {
+  /** The handler, params and route pattern for a request, `{allowed}` when only the method is wrong, or null. */
+  match(method: string, path: string): RouteMatch | { allowed: string[] } | null {
     const m = method === 'HEAD' ? 'GET' : method;
     const hit = this.exact.get(m)?.get(path);
     if (hit !== undefined) return hit;
@@ -63,12 +70,12 @@ export class Router {
     if (leaf === null) return allowed.size > 0 ? { allowed: [...allowed] } : null;
     const params: Record<string, string> = {};
     for (let i = 0; i < leaf.names.length; i++) params[leaf.names[i]!] = decodeSegment(values[i]!);
-    return { handler: leaf.handler, params };
+    return { handler: leaf.handler, params, pattern: leaf.pattern };
   }
 }
 
 /** Depth-first, static before param; collects the methods of matching paths for a 405. */
-function walk(node: RouteNode, parts: string[], i: number, values: string[], method: string, allowed: Set<string>): { handler: Handler; names: string[] } | null {
+function walk(node: RouteNode, parts: string[], i: number, values: string[], method: string, allowed: Set<string>): { handler: Handler; names: string[]; pattern: string } | null {
   if (i === parts.length) {
     if (node.methods === null) return null;
     const hit = node.methods.get(method);

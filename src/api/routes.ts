@@ -4,12 +4,16 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { registerArticleRoutes } from './routes/articles.js';
 import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
 import { BreakingService } from './breaking.js';
+import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerLiveRoutes } from './routes/live.js';
+import { readerOf } from './readers/identity.js';
+import { registerReaderRoutes, readerFor, withCookie } from './routes/me.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStoryRoutes } from './routes/stories.js';
 import { registerThumbRoutes } from './routes/thumbs.js';
+import { registerTrendingRoutes } from './routes/trending.js';
 import { registerWebRoutes } from './routes/web.js';
 import { errorReply, type Handler, type Reply, type Request } from './reply.js';
 import type { Router } from './router.js';
@@ -17,8 +21,9 @@ import type { Router } from './router.js';
 export type { ApiDeps } from './routes/common.js';
 
 /**
- * Registers the public API (DESIGN §6) on the node's router: feed, breaking, articles, stories, search,
- * click redirect, thumbnails, the OpenAPI document, the web UI, and, when an admin token is set,
+ * Registers the public API (DESIGN §6) on the node's router: feed (and `for=me`), breaking,
+ * articles, stories, search, click redirect, readers (`/v1/me`), trending, the publisher catalogue
+ * (first run), thumbnails, the OpenAPI document, the web UI, and, when an admin token is set,
  * the admin routes. Every route passes the per-client token bucket first (a known API token has
  * its own bucket, everyone else is limited per IP: an unknown token must not buy a fresh bucket).
  * `/healthz`, `/readyz` and `/metrics` are added by health.ts.
@@ -46,8 +51,22 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerStoryRoutes(router, deps, wrap);
   registerSearchRoutes(router, deps, wrap);
   registerRedirectRoutes(router, deps, wrap);
+  registerReaderRoutes(router, deps, wrap);
+  registerTrendingRoutes(router, deps, wrap);
   registerThumbRoutes(router, deps.dataDir, wrap);
   registerAdminRoutes(router, deps, wrap);
+  registerCatalogueRoutes(router, deps, wrap);
   router.get('/v1/openapi.json', wrap((req) => jsonCached(req, openApiDocument, 'public, max-age=300')));
-  registerWebRoutes(router, wrap);
+  // the web pages are where a browser first arrives: they make it a reader (set the cookie)
+  registerWebRoutes(router, (h) => wrap(asReader(h, deps)));
+}
+
+/** `h`'s HTML pages carry the reader cookie when the caller sent neither a reader token nor the cookie. */
+function asReader(h: Handler, deps: ApiDeps): Handler {
+  const page = (req: Request, r: Reply): Reply => (r.headers?.['content-type']?.startsWith('text/html') ? withCookie(r, readerFor(req, deps).setCookie) : r);
+  return (req) => {
+    if (readerOf(req) !== null) return h(req);
+    const out = h(req);
+    return out instanceof Promise ? out.then((r) => page(req, r)) : page(req, out);
+  };
 }

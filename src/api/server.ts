@@ -2,6 +2,7 @@ import uWS from 'uWebSockets.js';
 import { NewsaggError } from '../runtime/errors.js';
 import { silentLogger } from '../runtime/log.js';
 import { Exchange } from './exchange.js';
+import { UNMATCHED, type HttpMetrics } from './http-metrics.js';
 import { errorReply, toErrorReply, type Reply } from './reply.js';
 import type { Router } from './router.js';
 import type { Logger } from '../runtime/log.js';
@@ -22,6 +23,8 @@ export interface HttpServerOptions {
   router: Router;
   log?: Logger;
   bodyLimitBytes?: number;
+  /** request counts and durations by route pattern */
+  metrics?: HttpMetrics;
 }
 
 /**
@@ -36,8 +39,15 @@ export class HttpServer {
   private boundPort = 0;
   private closed = false;
   private readonly closeHooks: (() => void | Promise<void>)[] = [];
+  private readonly unmatched: number;
+  /** bound once: every request's exchange calls it when it is done */
+  private readonly finished = (ex: Exchange): void => {
+    this.opts.metrics?.observe(ex.route < 0 ? this.unmatched : ex.route, ex.status, (performance.now() - ex.startedAt) / 1000);
+    if (--this.inFlight === 0 && this.drained) this.drained();
+  };
 
   constructor(private readonly opts: HttpServerOptions) {
+    this.unmatched = opts.metrics?.routeId(UNMATCHED) ?? -1;
     this.app = uWS.App();
     this.app.any('/*', (res, req) => this.handle(res, req));
   }
@@ -92,9 +102,7 @@ export class HttpServer {
 
   private handle(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
     const log = this.opts.log ?? silentLogger;
-    const exchange = new Exchange(res, req, this.opts.bodyLimitBytes ?? 1 << 20, () => {
-      if (--this.inFlight === 0 && this.drained) this.drained();
-    });
+    const exchange = new Exchange(res, req, this.opts.bodyLimitBytes ?? 1 << 20, this.finished);
     this.inFlight++;
     let out: Reply | Promise<Reply>;
     try {
@@ -103,6 +111,7 @@ export class HttpServer {
       else if ('allowed' in m) out = errorReply(405, 'method_not_allowed', `${exchange.method} is not allowed on ${exchange.path}`, { allow: m.allowed.join(', ') });
       else {
         exchange.params = m.params;
+        if (this.opts.metrics !== undefined) exchange.route = this.opts.metrics.routeId(m.pattern);
         out = m.handler(exchange);
       }
     } catch (err) {

@@ -9,11 +9,14 @@ import { FeedService } from '../api/feed.js';
 import { LiveHub } from '../api/live/hub.js';
 import { registerApiRoutes } from '../api/routes.js';
 import { keepCommonLexemesFresh } from '../actors/store/search.js';
+import { TrustedProxies } from '../api/client-address.js';
+import { startReaderServices, type ReaderServices } from '../api/services.js';
 
 /**
  * The API role of a node: the feed service (hot pages, snapshots, invalidation events, breaking
- * stories first), the public routes on the node's router, and the live hub (WebSocket `/v1/live`
- * on the same port) fed by live events from every node. Registered before the server listens.
+ * stories first), the reader services (profiles, the personalised feed, trending, publisher
+ * authorities), the public routes on the node's router, and the live hub (WebSocket `/v1/live` on
+ * the same port) fed by live events from every node. Registered before the server listens.
  */
 export function apiComponent(
   opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; fetcher?: SharedFetcher } = {},
@@ -21,6 +24,7 @@ export function apiComponent(
   let feed: FeedService | null = null;
   let breaking: BreakingService | null = null;
   let hub: LiveHub | null = null;
+  let readers: ReaderServices | null = null;
   let stopLexemes: (() => void) | null = null;
   return {
     name: 'api',
@@ -53,6 +57,9 @@ export function apiComponent(
       await hub.start(events);
       const h = hub;
       node.http.beforeClose(() => h.close());
+      // breaking stories also open every reader's personalised page
+      const breakingIds = async (region: string): Promise<ReadonlySet<string>> => new Set(await b.ids(region));
+      readers = await startReaderServices({ sql: node.sql, cache: node.cache, feed, codec, log: node.log, breaking: breakingIds });
       // which search words are common enough to be planned for their literal (autovacuum's statistics)
       stopLexemes = keepCommonLexemesFresh(node.sql, node.log);
       // admin: a publisher added by its site URL alone is looked up through the safe fetcher
@@ -66,6 +73,11 @@ export function apiComponent(
         codec,
         adminToken: cfg.adminToken ?? null,
         rateLimit: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
+        apiTokens: cfg.apiTokens,
+        trustProxy: cfg.trustProxy.length > 0 ? new TrustedProxies(cfg.trustProxy) : null,
+        profiles: readers.profiles,
+        personal: readers.personal,
+        trending: readers.trending,
         dataDir: cfg.dataDir,
         log: node.log,
         ...(opts.onPublishersChanged ? { onPublishersChanged: opts.onPublishersChanged } : {}),
@@ -74,6 +86,7 @@ export function apiComponent(
     async stop() {
       stopLexemes?.();
       await hub?.close();
+      await readers?.stop();
       await breaking?.stop();
       await feed?.stop();
     },

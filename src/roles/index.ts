@@ -3,9 +3,11 @@ import type { Component } from '../node.js';
 import { activityComponent } from './activity.js';
 import { apiComponent } from './api.js';
 import { breakingComponent } from './breaking.js';
+import { catalogueComponent } from './catalogue.js';
 import { demoComponent } from './demo.js';
 import { fetcherComponent } from './fetcher.js';
 import { ingestComponent } from './ingest.js';
+import { maintenanceComponent } from './maintenance.js';
 import { opmlComponent } from './opml.js';
 import { publishersComponent, type PublishersComponent } from './publishers.js';
 
@@ -25,8 +27,10 @@ export function componentsFor(config: Config): Component[] {
   if (roles.has('ingest') || roles.has('process')) {
     const ingest = ingestComponent({ fetcher });
     // live story events and breaking-news detection follow the stories this node writes
-    out.push(ingest, activityComponent({ ingest }), breakingComponent({ ingest }));
+    out.push(ingest, activityComponent({ ingest }), breakingComponent({ ingest }), maintenanceComponent());
     if (roles.has('ingest')) {
+      // the catalogue first: it only fills a database that has no publishers at all
+      out.push(catalogueComponent(config.catalogue, !!config.opml || config.demo));
       if (config.opml) out.push(opmlComponent(config.opml));
       if (config.demo) out.push(demoComponent());
       publishers = publishersComponent({

@@ -7,6 +7,7 @@ import { spawnAll, watchUnscheduled } from '../actors/publisher/roster.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
 import { WebSubIntents } from '../actors/publisher/websub-intents.js';
 import type { RawArticle } from '../actors/ingest/types.js';
+import { TrustedProxies } from '../api/client-address.js';
 import { registerWebSubRoutes } from '../api/routes/websub.js';
 import type { Component, Node } from '../node.js';
 import type { SharedFetcher } from './fetcher.js';
@@ -83,6 +84,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         intents,
         perPublisher: { rps: cfg.websubRateLimitRps, burst: cfg.websubRateLimitBurst },
         perClient: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
+        trustProxy: cfg.trustProxy.length > 0 ? new TrustedProxies(cfg.trustProxy) : null,
       });
       const spawn = (id: string) => n.system.spawn(address(id));
       await spawnAll(n.sql, spawn);

@@ -1,5 +1,13 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** One line of a collected metric. */
+export interface CollectedSample {
+  /** defaults to the metric's name */
+  metricName?: string;
+  labels: Record<string, string | number>;
+  value: number;
+}
+
 /**
  * One Prometheus registry per node. Metric names are stable contracts
  * (`newsagg_actor_mailbox_length{kind}` ...); modules register through these helpers so a
@@ -59,6 +67,17 @@ export class Metrics {
       if (match) total += v.value;
     }
     return total;
+  }
+
+  /**
+   * A metric whose samples are produced when scraped, for hot paths that keep their own counts in
+   * plain arrays instead of paying prom-client's label lookup per event. `samples` returns every
+   * line: for a histogram the `_bucket` (with `le`), `_sum` and `_count` lines by `metricName`.
+   */
+  collected(name: string, help: string, type: 'counter' | 'gauge' | 'histogram', samples: () => CollectedSample[]): void {
+    if (this.registry.getSingleMetric(name)) return;
+    const metric = { name, help, type, aggregator: 'sum', get: () => ({ name, help, type, aggregator: 'sum', values: samples() }) };
+    this.registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
   /** Prometheus text exposition format. */

@@ -169,18 +169,21 @@ describe.each(databases)('API contract on %s', (_name, open) => {
     for (const it of r.body.items) expect(it.story_id).toBe('cov');
   });
 
-  it('records a click under a hashed reader and redirects to the stored URL only', async () => {
+  it('records a click under the reader\'s hashed id (anonymous without one) and redirects to the stored URL only', async () => {
     const r = await api.get(`/r/${coverage[2]}?to=https://evil.example/`);
     expectError(r, 400, 'unknown_parameter');
     const ok = await api.get(`/r/${coverage[2]}`);
     expect(ok.status).toBe(302);
     expect(ok.headers.location).toBe(`https://p2.example/cov/2`);
     expect(ok.headers['cache-control']).toBe('no-store');
-    const { rows } = await db.sql.query<{ article_id: string; story_id: string; reader: string }>('SELECT article_id, story_id, reader FROM clicks');
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ article_id: coverage[2], story_id: 'cov' });
-    expect(rows[0]!.reader).not.toContain('127.0.0.1');
-    expect(rows[0]!.reader.length).toBeGreaterThan(10);
+    // no reader yet: the click is anonymous, and the reply makes the caller one
+    const cookie = ([] as string[]).concat(ok.headers['set-cookie'] ?? []).find((c) => c.startsWith('newsagg_reader='))!.split(';')[0]!;
+    await api.get(`/r/${coverage[2]}`, { cookie });
+    const { rows } = await db.sql.query<{ article_id: string; story_id: string; reader: string | null }>('SELECT article_id, story_id, reader FROM clicks ORDER BY id');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ article_id: coverage[2], story_id: 'cov', reader: null });
+    expect(rows[1]!.reader).toMatch(/^r_[A-Za-z0-9_-]{22}$/);
+    expect(rows[1]!.reader).not.toContain(cookie.split('=')[1]!);
   });
 
   it('serves stored thumbnails immutably, by exact name only', async () => {

@@ -10,6 +10,8 @@ import { Router } from '../../src/api/router.js';
 import { HttpServer } from '../../src/api/server.js';
 import type { Cache } from '../../src/runtime/cache.js';
 import { Metrics } from '../../src/runtime/metrics.js';
+import { HttpMetrics } from '../../src/api/http-metrics.js';
+import { startReaderServices, type ReaderServices } from '../../src/api/services.js';
 import type { Sql } from '../../src/runtime/sql.js';
 
 export interface Res {
@@ -22,6 +24,8 @@ export interface Res {
 export interface ApiHarness {
   url: string;
   feed: FeedService;
+  readers: ReaderServices;
+  metrics: Metrics;
   dataDir: string;
   /** a request with the path sent byte for byte (no URL normalisation, unlike fetch) */
   get(path: string, headers?: Record<string, string>, method?: string, payload?: string): Promise<Res>;
@@ -29,20 +33,29 @@ export interface ApiHarness {
 }
 
 /** A real uWS server on a free port with the API, health routes and a fresh FeedService. */
-export async function startApi(sql: Sql, cache: Cache, extra: Partial<ApiDeps> = {}): Promise<ApiHarness> {
+export async function startApi(
+  sql: Sql,
+  cache: Cache,
+  extra: Partial<ApiDeps> = {},
+  readerOptions: Partial<Parameters<typeof startReaderServices>[0]> = {},
+): Promise<ApiHarness> {
   const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'newsagg-api-'));
   const codec = extra.codec ?? new CursorCodec('test-secret-0123456789');
   const feed = extra.feed ?? new FeedService({ sql, cache, codec, snapshotSize: 300 });
   await feed.start();
   const router = new Router();
-  addHealthRoutes(router, { checks: { sql: () => sql.ping(), cache: () => cache.ping() }, metrics: new Metrics() });
-  registerApiRoutes(router, { sql, cache, feed, codec, rateLimit: { rps: 0, burst: 1 }, dataDir, ...extra });
-  const http = new HttpServer({ host: '127.0.0.1', port: 0, router });
+  const metrics = new Metrics();
+  addHealthRoutes(router, { checks: { sql: () => sql.ping(), cache: () => cache.ping() }, metrics });
+  const readers = await startReaderServices({ sql, cache, feed, codec, ...(extra.now ? { now: extra.now } : {}), ...readerOptions });
+  registerApiRoutes(router, { sql, cache, feed, codec, rateLimit: { rps: 0, burst: 1 }, dataDir, profiles: readers.profiles, personal: readers.personal, trending: readers.trending, ...extra });
+  const http = new HttpServer({ host: '127.0.0.1', port: 0, router, metrics: new HttpMetrics(metrics) });
   const port = await http.listen();
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
     feed,
+    readers,
+    metrics,
     dataDir,
     get(path, headers = {}, method = 'GET', payload) {
       return new Promise<Res>((resolve, reject) => {
@@ -65,6 +78,7 @@ export async function startApi(sql: Sql, cache: Cache, extra: Partial<ApiDeps> =
       });
     },
     async close() {
+      await readers.stop();
       await feed.stop();
       await http.close(0);
       if (!extra.dataDir) rmSync(dataDir, { recursive: true, force: true });

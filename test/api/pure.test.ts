@@ -94,3 +94,15 @@ describe('HotCache', () => {
     expect(hot.get('c')).toBeNull();
   });
 });
+
+describe('CursorCodec text cursors', () => {
+  const codec = new CursorCodec('s3cret');
+  it('round-trips URL-safe text within its scope and refuses tampering or another scope', () => {
+    const c = codec.encodeText('me:us:top:r_1', 'AbC_-123');
+    expect(c).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(codec.decodeText('me:us:top:r_1', c)).toBe('AbC_-123');
+    expect(() => codec.decodeText('me:us:top:r_2', c)).toThrow(/signature/);
+    expect(() => codec.decodeText('me:us:top:r_1', `AbC_-124.${c.split('.')[1]}`)).toThrow(/signature/);
+    expect(() => codec.decodeText('me:us:top:r_1', 'x'.repeat(3000))).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
+  });
+});

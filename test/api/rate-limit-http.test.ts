@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TrustedProxies } from '../../src/api/client-address.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchEmbedded, type TestDb } from '../helpers/db.js';
 import { PGLITE_START_MS } from '../node/pg-fixtures.js';
@@ -36,16 +37,30 @@ describe('per-client rate limits on public routes', () => {
   });
 
   it('behind a trusted proxy, limits per forwarded client (the hop the proxy appended, not a spoofable earlier one)', async () => {
-    const proxied = await startApi(db.sql, new MemoryCache(), { rateLimit: { rps: 1, burst: 2 }, now: () => t, trustProxy: true });
+    // the test client connects from 127.0.0.1: that is the trusted proxy here
+    const proxied = await startApi(db.sql, new MemoryCache(), { rateLimit: { rps: 1, burst: 2 }, now: () => t, trustProxy: new TrustedProxies(['127.0.0.1/32', '10.0.0.0/8']) });
     try {
       const as = (xff: string) => proxied.get('/v1/feed?limit=1', { 'x-forwarded-for': xff });
       expect((await as('203.0.113.7')).status).toBe(200);
       expect((await as('203.0.113.7')).status).toBe(200);
       expect((await as('203.0.113.7')).status).toBe(429);
       expect((await as('1.2.3.4, 203.0.113.7')).status).toBe(429); // a forged first hop buys nothing
+      expect((await as('203.0.113.7, 10.1.2.3')).status).toBe(429); // a second trusted proxy in the chain is skipped
       expect((await as('198.51.100.9')).status).toBe(200);
     } finally {
       await proxied.close();
+    }
+  });
+
+  it('from a peer that is not a trusted proxy, X-Forwarded-For is ignored: every forged address shares the peer bucket', async () => {
+    const direct = await startApi(db.sql, new MemoryCache(), { rateLimit: { rps: 1, burst: 2 }, now: () => t, trustProxy: new TrustedProxies(['10.0.0.0/8']) });
+    try {
+      const as = (xff: string) => direct.get('/v1/feed?limit=1', { 'x-forwarded-for': xff });
+      expect((await as('203.0.113.7')).status).toBe(200);
+      expect((await as('198.51.100.9')).status).toBe(200);
+      expect((await as('192.0.2.44')).status).toBe(429);
+    } finally {
+      await direct.close();
     }
   });
 });

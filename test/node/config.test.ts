@@ -44,6 +44,11 @@ describe('config table', () => {
     ['metrics address, IPv6', [], { NEWSAGG_METRICS_LISTEN: '[::1]:9464' }, { metricsListen: { host: '::1', port: 9464 } }],
     ['metrics address, host name, any port', ['--metrics-listen', 'localhost:0'], {}, { metricsListen: { host: 'localhost', port: 0 } }],
     ['websub limits', ['--websub-rate-limit-rps', '0.5', '--websub-rate-limit-burst', '5'], {}, { websubRateLimitRps: 0.5, websubRateLimitBurst: 5 }],
+    ['readers defaults', [], {}, { trustProxy: [], apiTokens: [], retentionDays: 30, catalogue: undefined }],
+    ['trusted proxies', ['--trust-proxy', '10.0.0.0/8, 192.0.2.1,fd00::/8'], {}, { trustProxy: ['10.0.0.0/8', '192.0.2.1', 'fd00::/8'] }],
+    ['API tokens, repeats once', [], { NEWSAGG_API_TOKENS: 'client-a-0123456789abcdef,client-b-0123456789abcdef,client-a-0123456789abcdef' },
+      { apiTokens: ['client-a-0123456789abcdef', 'client-b-0123456789abcdef'] }],
+    ['retention and catalogue', ['--retention-days', '90', '--catalogue', 'uk'], {}, { retentionDays: 90, catalogue: 'uk' }],
   ];
   it.each(precedence)('%s', (_name, argv, env, want) => {
     expect(resolveConfig(argv, env)).toMatchObject(want);
@@ -69,6 +74,11 @@ describe('config table', () => {
     ['metrics address without a port', ['--metrics-listen', '127.0.0.1'], {}, /^--metrics-listen: expected host:port \(e\.g\. 127\.0\.0\.1:9464 or \[::1\]:9464\), got "127\.0\.0\.1"$/],
     ['metrics port out of range', ['--metrics-listen', '127.0.0.1:70000'], {}, /^--metrics-listen: expected host:port/],
     ['bare IPv6 metrics address', ['--metrics-listen', '::1:9464'], {}, /^--metrics-listen: expected host:port/],
+    ['a host name as a trusted proxy', ['--trust-proxy', 'proxy.example.org'], {}, /^--trust-proxy: not an IP address or CIDR: "proxy\.example\.org"$/],
+    ['a CIDR too wide', ['--trust-proxy', '10.0.0.0/33'], {}, /^--trust-proxy: not an IP address or CIDR/],
+    ['a short API token', ['--api-tokens', 'short'], {}, /^--api-tokens: each token must be at least 16 printable characters without spaces$/],
+    ['zero retention', ['--retention-days', '0'], {}, /^--retention-days: expected an integer from 1/],
+    ['an unknown edition', ['--catalogue', 'mars'], {}, /^--catalogue: /],
   ];
   it.each(bad)('rejects %s with one ConfigError line', (_name, argv, env, want) => {
     let err: unknown;

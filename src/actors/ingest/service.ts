@@ -13,6 +13,7 @@ import type { ActorSystem } from '../../runtime/system.js';
 import type { TaskPool } from '../../runtime/task-pool.js';
 import { WorkerGroup } from '../../runtime/worker-group.js';
 import { MemoryWorkQueue, type WorkQueue } from '../../runtime/work-queue.js';
+import { AuthorityTable } from '../store/authority.js';
 import { SqlFingerprints } from './fingerprints-sql.js';
 import { IngestPipeline, type Prepared } from './pipeline.js';
 import { prepareBatch } from './prepare.js';
@@ -111,7 +112,14 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
   }
 
   const stories = new SqlStoryStore(o.sql);
-  o.system.register(storyClusterBehaviour({ store: stories, clusterer: { windowMs: o.activeWindowMs ?? 48 * 3_600_000 } }));
+  // source authority (tier and record, recomputed by the maintenance pass) feeds the lead choice
+  const authority = new AuthorityTable(o.sql);
+  await authority.load().catch((err: unknown) => log.warn({ err: String(err) }, 'publisher authorities not loaded; leads use the default'));
+  const authorityReload = setInterval(() => {
+    authority.load().catch((err: unknown) => log.warn({ err: String(err) }, 'publisher authorities not reloaded'));
+  }, 10 * 60_000);
+  authorityReload.unref();
+  o.system.register(storyClusterBehaviour({ store: stories, clusterer: { windowMs: o.activeWindowMs ?? 48 * 3_600_000, lead: { authority: authority.get } } }));
 
   const prepareUrl = siblingModule(import.meta.url, './prepare-task.js').filename;
   const prepare = o.pool
@@ -197,6 +205,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     },
     async stop() {
       clearInterval(expiry);
+      clearInterval(authorityReload);
       await queue.close();
       await deciding;
       await writing;

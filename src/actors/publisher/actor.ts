@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ActorContext, Behaviour } from '../../runtime/actor.js';
 import { FeedUnparseableError, UnexpectedStatusError, failureOf } from './errors.js';
 import { freshEntries, markSeen } from './entries.js';
+import { nameAfterPoll } from './name.js';
 import { accelerate, beginPoll, DEFAULT_POLICY, initialPolicyState, jittered, onPollFailure, onPollSuccess, onPushed, type PolicyConfig } from './policy.js';
 import { fromStored, newPublisher, statusOf, toStored, type LivePublisher, type PublisherConfig, type PublisherStatus, type PublisherStore } from './state.js';
 import type { EmitFn, FetchFn, HubPostFn, ParsedFeed, ParseFn } from './types.js';
@@ -81,7 +82,7 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
     p.seen = fresh.seen;
     if (fresh.articles.length > 0) await deps.emit(fresh.articles);
     markSeen(p.seen, fresh.marks);
-    if (!p.name && parsed.feed.title) p.name = parsed.feed.title.slice(0, 200);
+    p.name = nameAfterPoll(p.name, p.url, parsed.feed.title);
     p.newEntries += fresh.articles.length;
     return { emitted: fresh.articles.length, publishedTimes: fresh.publishedTimes };
   };

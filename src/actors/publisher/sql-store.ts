@@ -38,6 +38,7 @@ export function isPublisherState(s: Record<string, unknown>): s is Record<string
 
 export function statusColumns(s: PublisherState): StatusColumns {
   return {
+    name: s.name,
     etag: s.etag,
     last_modified: s.lastModified,
     next_poll_at: s.nextPollAt,

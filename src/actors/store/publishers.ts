@@ -100,6 +100,8 @@ export async function loadPublisherState(sql: Sql, id: string): Promise<Record<s
 }
 
 export interface PublisherStatus {
+  /** the actor's name for the publisher (a feed title replaces a host placeholder); absent or empty = keep the row's */
+  name?: string;
   etag: string | null;
   last_modified: string | null;
   next_poll_at: number | null;
@@ -123,10 +125,10 @@ export async function savePublisherState(sql: Sql, id: string, state: Record<str
     `UPDATE publishers SET state = $2::jsonb, etag = $3, last_modified = $4, next_poll_at = $5, last_polled_at = $6,
        last_success_at = $7, consecutive_failures = $8, circuit = $9, circuit_reason = $10, fetch_count = $11,
        not_modified_count = $12, error_count = $13, article_count = $14, poll_interval_seconds = $15,
-       websub_hub = $16, websub_lease_expires_at = $17, updated_at = now()
+       websub_hub = $16, websub_lease_expires_at = $17, name = COALESCE(NULLIF($18, ''), name), updated_at = now()
      WHERE id = $1`,
     [id, JSON.stringify(state), s.etag, s.last_modified, ts(s.next_poll_at), ts(s.last_polled_at), ts(s.last_success_at),
       s.consecutive_failures, s.circuit, s.circuit_reason, s.fetch_count, s.not_modified_count, s.error_count,
-      s.article_count, Math.round(s.poll_interval_seconds), s.websub_hub, ts(s.websub_lease_expires_at)],
+      s.article_count, Math.round(s.poll_interval_seconds), s.websub_hub, ts(s.websub_lease_expires_at), s.name ?? ''],
   );
 }

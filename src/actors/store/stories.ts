@@ -119,3 +119,28 @@ export async function rankedStoriesByFeed(
   }
   return out;
 }
+
+/** What ranking reads of a story beyond its feed entry: coverage, last update, and what it is about. */
+export interface StorySignals {
+  id: string;
+  publisher_count: number;
+  article_count: number;
+  updated_ms: number;
+  /** the story's entity names (lower case) */
+  entities: string[];
+  /** the lead article's places (ISO codes or areas) and its named entities (people, organisations, places) */
+  lead_places: string[];
+  lead_entities: { name: string; type: string }[];
+}
+
+export async function storySignals(sql: Sql, ids: readonly string[]): Promise<StorySignals[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query<StorySignals>(
+    `SELECT s.id, s.publisher_count, s.article_count, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_ms, s.entities,
+            COALESCE(a.places, '[]'::jsonb) AS lead_places, COALESCE(a.entities, '[]'::jsonb) AS lead_entities
+       FROM stories s LEFT JOIN articles a ON a.id = s.lead_article_id
+      WHERE s.id = ANY($1::text[])`,
+    [ids],
+  );
+  return rows;
+}

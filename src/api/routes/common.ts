@@ -4,8 +4,13 @@ import type { Cache } from '../../runtime/cache.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 import type { BreakingService } from '../breaking.js';
+import type { TrustedProxies } from '../client-address.js';
+import { normalizeAddress } from '../client-address.js';
 import type { CursorCodec } from '../cursor.js';
 import type { FeedService } from '../feed.js';
+import type { PersonalFeed } from '../personal/service.js';
+import type { Profiles } from '../readers/profiles.js';
+import type { TrendingService } from '../trending/service.js';
 import { etagOf, type HotEntry } from '../hot-cache.js';
 import { encodeHeaders, type Reply, type Request } from '../reply.js';
 
@@ -25,19 +30,23 @@ export interface ApiDeps {
   log?: Logger;
   /** tokens that get their own rate-limit bucket (the admin token always does) */
   apiTokens?: readonly string[];
-  /** salt for hashing click readers; random per process when absent */
-  readerSalt?: string;
   /**
-   * behind a reverse proxy: take the client address from the last `X-Forwarded-For` hop (the
-   * one the proxy appended; earlier hops are client-supplied and spoofable). Off by default.
+   * `--trust-proxy`: requests from these peers have their client address taken from
+   * `X-Forwarded-For` (the right-most hop that is not itself trusted). Absent = the socket peer.
    */
-  trustProxy?: boolean;
+  trustProxy?: TrustedProxies | null;
   /** a site URL → its feed or news sitemap (admin: add a publisher by its site alone) */
   findSource?: (siteUrl: string) => Promise<{ url: string; kind: string } | null>;
   /** how long a rendered first page of a search is reused (default SEARCH_HOT_TTL_MS; 0 = never) */
   searchHotTtlMs?: number;
   /** the active breaking set (GET /v1/breaking); absent = one reading SQL through `feed` */
   breaking?: BreakingService;
+  /** reader profiles (`/v1/me`, `for=me`, clicks); absent = no reader routes */
+  profiles?: Profiles;
+  /** the personalised feed (`/v1/feed?for=me`); absent = `for=me` answers the unpersonalised order */
+  personal?: PersonalFeed;
+  /** `/v1/trending`; absent = not served */
+  trending?: TrendingService;
   /** told after admin routes add or remove publishers, so schedulers need not poll the table */
   onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
 }
@@ -150,15 +159,15 @@ export function bearerToken(req: Request): string | null {
   return m ? m[1]! : null;
 }
 
-/** The client's address: the socket peer, or the proxy-appended forwarded hop when trusted. */
-export function clientIp(req: Request, trustProxy: boolean | undefined): string {
-  if (trustProxy) {
-    const xff = req.headers['x-forwarded-for'];
-    if (xff) {
-      const hops = xff.split(',');
-      const last = hops[hops.length - 1]!.trim();
-      if (last !== '' && last.length <= 64) return last;
-    }
-  }
-  return req.ip;
+/** The client's address: the socket peer, or, from a trusted proxy, the forwarded client. */
+export function clientIp(req: Request, trust: TrustedProxies | null | undefined): string {
+  if (!trust) return normalizeAddress(req.ip);
+  return trust.clientOf(req.ip, req.header('x-forwarded-for'));
+}
+
+/** Whether the client reached us over https: only a trusted proxy can say so. */
+export function viaHttps(req: Request, trust: TrustedProxies | null | undefined): boolean {
+  if (!trust || !trust.trusts(normalizeAddress(req.ip))) return false;
+  const proto = req.header('x-forwarded-proto');
+  return proto !== undefined && proto.split(',').pop()!.trim().toLowerCase() === 'https';
 }

@@ -2,9 +2,20 @@ import { InvalidCursorError } from '../cursor.js';
 import type { FeedQuery } from '../feed.js';
 import type { HotEntry } from '../hot-cache.js';
 import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
-import { HttpError, type Handler, type Request } from '../reply.js';
+import type { PersonalPage } from '../personal/service.js';
+import type { Profile } from '../readers/profile.js';
+import { HttpError, type Handler, type Reply, type Request } from '../reply.js';
 import type { Router } from '../router.js';
-import { FEED_CACHE, hotReply, type ApiDeps } from './common.js';
+import { cachedReply, etagMatches, FEED_CACHE, hotReply, JSON_TYPE, type ApiDeps } from './common.js';
+import { readerFor, withCookie } from './me.js';
+
+/** A personalised page: the reader's browser may keep it but must revalidate; no shared cache may. */
+const PERSONAL_CACHE = 'private, no-cache';
+
+/** A parsed feed query; `forMe` asks for the calling reader's personalised order. */
+interface ParsedFeedQuery extends FeedQuery {
+  forMe: boolean;
+}
 
 /** How long a first page may be served from its last rendering while a rebuild is in flight. */
 const STALE_MS = 30_000;
@@ -21,6 +32,7 @@ export function cursorErrorToHttp(err: unknown): never {
  * `GET /v1/feed?region=&category=&cursor=&limit=&related=`: the pre-rendered page from FeedService's hot
  * cache, so a popular first page is one map lookup plus the write; ETag and a short public
  * Cache-Control let a CDN absorb anonymous traffic, and `If-None-Match` answers 304.
+ * `&for=me`: the calling reader's page from PersonalFeed (private, never shared by caches).
  */
 export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   // Single flight: when a hot page expires under load, every waiting request would otherwise
@@ -59,26 +71,57 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   // Query strings seen before, already validated: a popular page's parameters are checked once,
   // not per request. Cursors repeat too (every reader of a first page gets the same one), and
   // their signature is still checked before anything is rendered for them. Bounded.
-  const parsed = new Map<string, FeedQuery>();
-  const parse = (req: Request): FeedQuery => {
+  const parsed = new Map<string, ParsedFeedQuery>();
+  const parse = (req: Request): ParsedFeedQuery => {
     const known = parsed.get(req.rawQuery);
     if (known !== undefined) return known;
-    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related']);
-    const q: FeedQuery = {
+    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for']);
+    const q: ParsedFeedQuery = {
       region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
       category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
       cursor: parseCursor(p.get('cursor')),
       limit: parseLimit(p.get('limit'), 20, 1, 50),
       related: parseEnum('related', p.get('related'), ['true', 'false'], 'false') === 'true',
+      forMe: parseEnum('for', p.get('for'), ['me'], null) === 'me',
     };
     if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(req.rawQuery, q);
     return q;
   };
+  const personalReply = (req: Request, page: PersonalPage): Reply => {
+    const headers = { 'content-type': JSON_TYPE, etag: page.etag, 'cache-control': PERSONAL_CACHE, vary: 'cookie, authorization' };
+    if (etagMatches(req.header('if-none-match'), page.etag)) return { status: 304, headers };
+    return { status: 200, headers, body: page.body };
+  };
+  const personalPage = (req: Request, profile: Profile, q: FeedQuery): Reply | Promise<Reply> => {
+    const page = deps.personal!.page(profile, q);
+    if (page instanceof Promise) return page.catch(cursorErrorToHttp).then((p) => personalReply(req, p));
+    return personalReply(req, page);
+  };
+  /**
+   * `for=me`: the reader's personalised page. A caller that is no reader yet gets the
+   * unpersonalised order, and the cookie that makes it one.
+   */
+  const forMe = (req: Request, q: ParsedFeedQuery): Reply | Promise<Reply> => {
+    const { reader, setCookie } = readerFor(req, deps);
+    if (setCookie !== null || !deps.personal || !deps.profiles) {
+      const page = render(q);
+      const reply = (e: HotEntry) => withCookie(cachedReply(req, e.body, e.etag, PERSONAL_CACHE), setCookie);
+      return page instanceof Promise ? page.catch(cursorErrorToHttp).then(reply) : reply(page);
+    }
+    const profile = deps.profiles.get(reader.id);
+    if (profile instanceof Promise) return profile.then((p) => personalPage(req, p, q)).catch(cursorErrorToHttp);
+    try {
+      return personalPage(req, profile, q);
+    } catch (err) {
+      return cursorErrorToHttp(err);
+    }
+  };
   router.get(
     '/v1/feed',
     wrap((req) => {
       const q = parse(req);
+      if (q.forMe) return forMe(req, q);
       // a fresh hot page answers synchronously: no promise, no abort handler, no cork
       const hot = deps.feed.cached(q);
       if (hot !== null) return hotReply(req, hot, FEED_CACHE);

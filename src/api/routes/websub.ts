@@ -1,3 +1,4 @@
+import type { TrustedProxies } from '../client-address.js';
 import type { PublisherMsg, PublisherReply } from '../../actors/publisher/actor.js';
 import type { WebSubIntents } from '../../actors/publisher/websub-intents.js';
 import { publisherExists } from '../../actors/store/publishers.js';
@@ -20,7 +21,8 @@ export interface WebSubRouteDeps {
   perPublisher: { rps: number; burst: number };
   /** per client, charged only for callbacks naming no known publisher (so ids cannot be probed fast) */
   perClient: { rps: number; burst: number };
-  trustProxy?: boolean;
+  /** `--trust-proxy`: the client address behind trusted proxies */
+  trustProxy?: TrustedProxies | null;
   now?: () => number;
 }
 

@@ -1,0 +1,73 @@
+import type { Sql } from '../../runtime/sql.js';
+
+/**
+ * Readers as stored: a row of explicit interests (`follow`, `hide` as JSON lists) and the
+ * reader's clicks, which are its reading history. Nothing else about a reader is kept.
+ */
+
+/** One remembered click, as much of it as the history needs. */
+export interface HistoryClick {
+  publisher_id: string | null;
+  category: string | null;
+  /** the clicked story's entity names (lower case) */
+  entities: string[];
+}
+
+export interface StoredReader {
+  follow: unknown;
+  hide: unknown;
+  /** the newest clicks first, at most `historyLimit` */
+  history: HistoryClick[];
+  /** how many clicks are kept for the reader in all */
+  history_size: number;
+}
+
+/**
+ * A reader's interests and recent history in one round trip; a reader never seen has empty
+ * interests and no history (the row is only written once interests are set).
+ */
+export async function loadReader(sql: Sql, id: string, historyLimit = 100): Promise<StoredReader> {
+  const { rows } = await sql.query<{ r: { follow: unknown; hide: unknown; history: HistoryClick[] | null; n: number } | null }>(
+    'SELECT reader_load($1, $2) AS r',
+    [id, historyLimit],
+  );
+  const r = rows[0]?.r;
+  return { follow: r?.follow ?? null, hide: r?.hide ?? null, history: r?.history ?? [], history_size: r?.n ?? 0 };
+}
+
+/** Many readers in one round trip (the same as `loadReader` for each), by id. */
+export async function loadReaders(sql: Sql, ids: readonly string[], historyLimit = 100): Promise<Map<string, StoredReader>> {
+  const out = new Map<string, StoredReader>();
+  if (ids.length === 0) return out;
+  const { rows } = await sql.query<{ id: string; r: { follow: unknown; hide: unknown; history: HistoryClick[] | null; n: number } | null }>(
+    'SELECT u.id, reader_load(u.id, $2) AS r FROM unnest($1::text[]) AS u(id)',
+    [ids, historyLimit],
+  );
+  for (const { id, r } of rows) out.set(id, { follow: r?.follow ?? null, hide: r?.hide ?? null, history: r?.history ?? [], history_size: r?.n ?? 0 });
+  return out;
+}
+
+/** Replaces a reader's interests (creates the reader). */
+export async function saveInterests(sql: Sql, id: string, follow: unknown, hide: unknown): Promise<void> {
+  await sql.query(
+    `INSERT INTO readers (id, follow, hide) VALUES ($1, $2::jsonb, $3::jsonb)
+     ON CONFLICT (id) DO UPDATE SET follow = EXCLUDED.follow, hide = EXCLUDED.hide, updated_at = now()`,
+    [id, JSON.stringify(follow), JSON.stringify(hide)],
+  );
+}
+
+/** Forgets a reader: its interests and every click it made. Returns whether anything was there. */
+export async function forgetReader(sql: Sql, id: string): Promise<boolean> {
+  return sql.tx(async (q) => {
+    const a = await q.query('DELETE FROM readers WHERE id = $1', [id]);
+    const b = await q.query('DELETE FROM clicks WHERE reader = $1', [id]);
+    return a.rowCount + b.rowCount > 0;
+  });
+}
+
+/** Records one click at `at` (epoch ms; the reader is a reader id, or null when unknown). */
+export async function recordClick(sql: Sql, c: { article_id: string; story_id: string | null; publisher_id: string; reader: string | null; at: number }): Promise<void> {
+  await sql.query('INSERT INTO clicks (article_id, story_id, publisher_id, reader, at) VALUES ($1, $2, $3, $4, $5)', [
+    c.article_id, c.story_id, c.publisher_id, c.reader, new Date(c.at).toISOString(),
+  ]);
+}

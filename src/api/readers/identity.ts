@@ -1,0 +1,85 @@
+import { createHash, randomFillSync } from 'node:crypto';
+import type { Request } from '../reply.js';
+
+/**
+ * Who a reader is (DESIGN §6): the bearer of a reader token (`Authorization: Bearer <token>`,
+ * e.g. a REST client's API token, or a token the client minted itself), or else the
+ * `newsagg_reader` cookie the server sets on the first response to a caller that sent neither.
+ * The server keeps no token: a reader's id is a hash of it, the same on every node and after
+ * every restart, so clicks and interests stay with the reader and a stolen database names no
+ * usable token.
+ */
+
+export const READER_COOKIE = 'newsagg_reader';
+/** a year: a browser stays the same reader until the cookie expires or DELETE /v1/me forgets it */
+const COOKIE_MAX_AGE_S = 365 * 86_400;
+/** what a token may look like: printable, no separators a header or cookie could split on */
+const TOKEN = /^[A-Za-z0-9._~+/=-]{16,256}$/;
+
+export interface Reader {
+  /** stable id: `r_` + 22 characters of a hash of the token */
+  id: string;
+  from: 'token' | 'cookie';
+}
+
+/** The reader id of a token. */
+export function readerIdOf(token: string): string {
+  return `r_${createHash('sha256').update('newsagg-reader\0').update(token).digest('base64url').slice(0, 22)}`;
+}
+
+/** The reader a request names (bearer token first, then the cookie), or null. */
+export function readerOf(req: Request): Reader | null {
+  const auth = req.header('authorization');
+  if (auth !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m && TOKEN.test(m[1]!)) return { id: readerIdOf(m[1]!), from: 'token' };
+  }
+  const cookie = cookieValue(req.header('cookie'), READER_COOKIE);
+  if (cookie !== null && TOKEN.test(cookie)) return { id: readerIdOf(cookie), from: 'cookie' };
+  return null;
+}
+
+/** The value of cookie `name` in a Cookie header, or null. */
+export function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (let at = header.indexOf(name); at >= 0; at = header.indexOf(name, at + 1)) {
+    const before = at === 0 ? ' ' : header[at - 1]!;
+    if ((before === ' ' || before === ';') && header[at + name.length] === '=') {
+      const start = at + name.length + 1;
+      const end = header.indexOf(';', start);
+      return header.slice(start, end < 0 ? header.length : end).trim();
+    }
+  }
+  return null;
+}
+
+// 128-bit tokens from a pooled random buffer: one getrandom call per 256 readers
+const POOL = Buffer.alloc(16 * 256);
+let poolAt = POOL.length;
+
+/** A fresh reader token (22 base64url characters, 128 random bits). */
+export function mintToken(): string {
+  if (poolAt >= POOL.length) {
+    randomFillSync(POOL);
+    poolAt = 0;
+  }
+  const t = POOL.toString('base64url', poolAt, poolAt + 16);
+  poolAt += 16;
+  return t;
+}
+
+/** The Set-Cookie value that makes `token` the browser's reader (HttpOnly, SameSite=Lax, Secure over https). */
+export function readerCookie(token: string, secure: boolean): string {
+  return `${READER_COOKIE}=${token}; Path=/; Max-Age=${COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** The Set-Cookie value that removes the reader cookie. */
+export function clearedReaderCookie(secure: boolean): string {
+  return `${READER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** A new reader for a caller that sent neither token nor cookie: its id and the cookie to set. */
+export function newReader(secure: boolean): { reader: Reader; setCookie: string } {
+  const token = mintToken();
+  return { reader: { id: readerIdOf(token), from: 'cookie' }, setCookie: readerCookie(token, secure) };
+}
