@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ensureArticlePartitions, newsMigrations } from './actors/store/migrations.js';
-import { addHealthRoutes } from './api/health.js';
+import { addHealthRoutes, type ReadinessCheck } from './api/health.js';
 import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
@@ -43,6 +43,8 @@ export interface Node {
   readonly url: string;
   /** true once stop() began */
   readonly stopping: boolean;
+  /** `/readyz` checks by name; a component may add its own (e.g. ingest progress) */
+  readonly readiness: Record<string, ReadinessCheck>;
   /** starts a component now and stops it with the node */
   add(component: Component): Promise<void>;
   /** graceful shutdown: stop intake, stop components, drain actors, close pools, cache and SQL */
@@ -88,7 +90,8 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     const router = new Router();
     const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes });
     let stopping = false;
-    addHealthRoutes(router, { checks: { sql: () => sql.ping(), cache: () => cache.ping() }, metrics, draining: () => stopping, log });
+    const readiness: Record<string, ReadinessCheck> = { sql: () => sql.ping(), cache: () => cache.ping() };
+    addHealthRoutes(router, { checks: readiness, metrics, draining: () => stopping, log });
 
     const components: Component[] = [];
     cleanups.push(async () => {
@@ -119,6 +122,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
       get stopping() {
         return stopping;
       },
+      readiness,
       async add(component) {
         await component.start?.(node);
         components.push(component);

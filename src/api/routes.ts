@@ -5,6 +5,7 @@ import { registerArticleRoutes } from './routes/articles.js';
 import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
+import { registerRejectedRoutes } from './routes/rejected.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStoryRoutes } from './routes/stories.js';
 import { registerThumbRoutes } from './routes/thumbs.js';
@@ -45,6 +46,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerRedirectRoutes(router, deps, wrap);
   registerThumbRoutes(router, deps.dataDir, wrap);
   registerAdminRoutes(router, deps, wrap);
+  registerRejectedRoutes(router, deps, wrap);
   router.get('/v1/openapi.json', wrap((req) => jsonCached(req, openApiDocument, 'public, max-age=300')));
   registerWebRoutes(router, wrap);
 }

@@ -13,7 +13,7 @@ import { siblingModule } from '../runtime/module-url.js';
 import { TaskFailedError } from '../runtime/task-pool.js';
 
 export interface PublishersOptions {
-  /** where publishers put what they find (the ingest component) */
+  /** where publishers put what they find (the ingest component); resolves once it is stored */
   emit(articles: RawArticle[]): Promise<void>;
   /** the node's shared safe fetcher */
   fetcher: SharedFetcher;
@@ -67,7 +67,9 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
               throw e;
             }
           },
+          // resolves once the articles are stored: only then do the feed's validators move on
           emit: (articles) => opts.emit(articles),
+          maxEntriesPerPoll: cfg.maxEntriesPerPoll,
           store: firstPollSooner(new SqlPublisherStore(n.sql, Date.now, Math.random), opts.firstPollSpreadMs),
           now: Date.now,
           random: Math.random,
