@@ -78,6 +78,19 @@ export class IngestStalledError extends Error {
   readonly code = 'INGEST_STALLED';
 }
 
+/** The in-process ingest log as a node runs it. */
+export function ingestQueue(o: { maxBatch?: number | undefined; queueMax?: number | undefined; log?: Logger; onGiveUp?: () => void } = {}): MemoryWorkQueue<RawArticle> {
+  return new MemoryWorkQueue<RawArticle>({
+    maxBatch: o.maxBatch ?? 500,
+    lingerMs: 10,
+    highWater: o.queueMax ?? 5_000,
+    // prepare, decide, store and announce work on consecutive batches at once
+    concurrency: 4,
+    ...(o.log ? { log: o.log } : {}),
+    ...(o.onGiveUp ? { onGiveUp: o.onGiveUp } : {}),
+  });
+}
+
 /**
  * Wires the ingest path of a node: the ingest log, the CPU stage on the shared pool, the dedup
  * shards in their own worker (rebuilt from stored fingerprints), the StoryCluster actor
@@ -168,17 +181,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     ...(o.metrics ? { metrics: o.metrics } : {}),
   });
   const givenUp = o.metrics?.counter('newsagg_ingest_batches_given_up_total', 'Ingest batches given up after repeated failures (their publishers offer them again)');
-  const queue =
-    o.queue ??
-    new MemoryWorkQueue<RawArticle>({
-      maxBatch: o.maxBatch ?? 500,
-      lingerMs: 10,
-      highWater: o.queueMax ?? 5_000,
-      // prepare, decide, store and announce work on consecutive batches at once
-      concurrency: 4,
-      log,
-      onGiveUp: (size) => givenUp?.inc(1),
-    });
+  const queue = o.queue ?? ingestQueue({ maxBatch: o.maxBatch, queueMax: o.queueMax, log, onGiveUp: () => givenUp?.inc(1) });
   const queued = o.metrics?.gauge('newsagg_ingest_queue_items', 'Raw articles in the ingest log not yet stored', [], (g) => g.set(queue.pending));
   void queued;
 
