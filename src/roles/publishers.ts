@@ -1,6 +1,7 @@
 import { fromTaskError, type ParseTask } from '../actors/feed/index.js';
 import { looksLikeSitemap, sitemapAsFeed } from '../actors/html/source.js';
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
+import type { PolicyConfig } from '../actors/publisher/policy.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
 import type { PublisherStore } from '../actors/publisher/state.js';
 import type { ParsedFeed } from '../actors/publisher/types.js';
@@ -21,6 +22,8 @@ export interface PublishersOptions {
   publicUrl?: 'self';
   /** a never-polled publisher polls within this spread (default: the policy's, up to 15 min) */
   firstPollSpreadMs?: number;
+  /** the polling policy (default: DEFAULT_POLICY; the soak benchmark polls faster) */
+  policy?: PolicyConfig;
 }
 
 export interface PublishersComponent extends Component {
@@ -70,7 +73,8 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           // resolves once the articles are stored: only then do the feed's validators move on
           emit: (articles) => opts.emit(articles),
           maxEntriesPerPoll: cfg.maxEntriesPerPoll,
-          store: firstPollSooner(new SqlPublisherStore(n.sql, Date.now, Math.random), opts.firstPollSpreadMs),
+          ...(opts.policy ? { policy: opts.policy } : {}),
+          store: firstPollSooner(new SqlPublisherStore(n.sql, Date.now, Math.random, opts.policy), opts.firstPollSpreadMs),
           now: Date.now,
           random: Math.random,
           ...(publicUrl

@@ -17,6 +17,8 @@ export interface FarmItem {
   link: string;
   description: string;
   pubDate: number;
+  /** the title as raw XML, written as it is (character references such as `&#0;` included) */
+  xmlTitle?: string;
 }
 
 export interface FarmFeed {
@@ -42,7 +44,7 @@ function esc(s: string): string {
 
 export function renderFarmRss(f: FarmFeed): string {
   const items = f.items
-    .map((i) => `<item><title>${esc(i.title)}</title><link>${esc(i.link)}</link><guid isPermaLink="false">${esc(i.guid)}</guid><description>${esc(i.description)}</description><pubDate>${new Date(i.pubDate).toUTCString()}</pubDate></item>`)
+    .map((i) => `<item><title>${i.xmlTitle ?? esc(i.title)}</title><link>${esc(i.link)}</link><guid isPermaLink="false">${esc(i.guid)}</guid><description>${esc(i.description)}</description><pubDate>${new Date(i.pubDate).toUTCString()}</pubDate></item>`)
     .join('');
   return `<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Farm feed ${esc(f.name)}</title><link>https://farm.example/${esc(f.name)}</link>${items}</channel></rss>`;
 }
@@ -98,8 +100,8 @@ export class FeedFarm {
     return this;
   }
 
-  /** New items on a feed (newest first; the feed keeps its newest `keep`). */
-  publish(feed: FarmFeed, n: number, now: number): FarmItem[] {
+  /** New items on a feed (newest first; the feed keeps its newest `keep`); `over` may change any of an item's fields. */
+  publish(feed: FarmFeed, n: number, now: number, over?: (item: FarmItem, k: number) => Partial<FarmItem>): FarmItem[] {
     const made: FarmItem[] = [];
     for (let k = 0; k < n; k++) {
       const s = ++this.seq;
@@ -112,6 +114,7 @@ export class FeedFarm {
         description: `${title}. Officials in ${pick(r, WHERE)} said the ${pick(r, WHAT)} would be discussed again; item ${s} of ${feed.name}.`,
         pubDate: now - (n - k),
       };
+      if (over) Object.assign(item, over(item, k));
       made.push(item);
       feed.items.unshift(item);
       this.published.add(item.link);
