@@ -71,7 +71,11 @@ describe('a huge feed beside healthy ones', { timeout: 300_000 }, () => {
     const newest = [...huge].sort((a, b) => b.pubDate - a.pubDate).slice(0, CAP).map((i) => i.link).sort();
     expect(rows.map((r) => r.url).sort()).toEqual(newest);
     expect(farm.feeds[0]!.requests).toBeGreaterThanOrEqual(1);
-    // bounded: a few hundred articles, not twenty thousand, went through this process
+    // readiness includes ingest progress
+    const ready = await fetch(`${node.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: Record<string, string> }).checks).toMatchObject({ sql: 'ok', cache: 'ok', ingest: 'ok' });
+    // bounded: a few hundred articles, not eleven thousand, went through this process
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(400 * 1024 * 1024);
   });
 });

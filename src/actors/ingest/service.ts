@@ -224,8 +224,13 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     },
     async stop(timeoutMs) {
       clearInterval(expiry);
+      const started = Date.now();
       await queue.close(timeoutMs);
-      await pipeline.settled();
+      // announcements of what was stored; a stuck one is not worth the rest of the shutdown
+      const left = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - (Date.now() - started));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([pipeline.settled(), ...(left === undefined ? [] : [new Promise<void>((r) => (timer = setTimeout(r, left)))])]);
+      clearTimeout(timer);
     },
   };
 }
