@@ -290,6 +290,8 @@ export async function run(): Promise<Figures> {
     };
     const seen = new Map<string, number>();
     let worst = 0;
+    // the top feed after a Redis flush refills from new stories only until the cache is rebuilt from PostgreSQL
+    let worstOther = 0;
     for (const f of faults) {
       const n = (seen.get(f.kind) ?? 0) + 1;
       seen.set(f.kind, n);
@@ -312,9 +314,12 @@ export async function run(): Promise<Figures> {
       const rec = parts.some((x) => x === null) ? Infinity : Math.max(...(parts as number[]));
       out[`fault_${name}_recovery_s`] = Number.isFinite(rec) ? rec : 'never';
       if (rec > worst) worst = rec;
+      if (f.kind !== 'redis_flush' && rec > worstOther) worstOther = rec;
     }
+    out.recovery_worst_except_redis_flush_s = Number.isFinite(worstOther) ? worstOther : 'never';
     out.recovery_worst_s = Number.isFinite(worst) ? worst : 'never';
-    out.targets_met = lost.length === 0 && totals.n === totals.hashes && Number.isFinite(worst) && worst <= 30 && Math.abs(Number(out.heap_floor_growth_pct ?? 0)) <= 10;
+    // flat: the post-GC floor grew by at most 10 % (a floor that falls is no leak)
+    out.targets_met = lost.length === 0 && totals.n === totals.hashes && Number.isFinite(worst) && worst <= 30 && Number(out.heap_floor_growth_pct ?? 0) <= 10;
     return out;
   } finally {
     await node?.kill().catch(() => {});
