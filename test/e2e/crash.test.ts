@@ -62,13 +62,14 @@ describe('kill -9 during ingest', { timeout: 600_000 }, () => {
     for (const f of farm.feeds) farm.publish(f, ITEMS, now - 60_000);
     db = await scratchPostgres();
     await addPublishers(db.sql, farm.feeds.map((f, i) => ({ id: `farm-${i}`, name: `Farm ${f.name}`, feed_url: f.url })));
-    // every publisher due a little after the node is up (a publisher added as usual waits up to its
-    // tier interval for its first poll)
+    // every publisher as a node leaves it when it stops before its articles were acknowledged:
+    // owed a poll within 30 s of the next start, however long that start takes (a publisher added
+    // as usual waits up to its tier interval for its first poll)
     const store = new SqlPublisherStore(db.sql, Date.now, Math.random);
-    const firstPoll = Date.now() + 45_000;
     for (let i = 0; i < farm.feeds.length; i++) {
       const p = newPublisher(`farm-${i}`, { url: farm.feeds[i]!.url, name: `Farm ${farm.feeds[i]!.name}` }, now, Math.random);
-      p.nextPollAt = firstPoll + i * 20;
+      p.nextPollAt = now + 15 * 60_000;
+      p.unackedSince = now;
       await store.save(toStored(p));
     }
     dir = mkdtempSync(join(tmpdir(), 'newsagg-crash-'));
