@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeadLetterWriter } from './actors/store/dead-letters.js';
 import { ensureArticlePartitions, newsMigrations } from './actors/store/migrations.js';
-import { addHealthRoutes } from './api/health.js';
+import { addHealthRoutes, type ReadinessCheck } from './api/health.js';
 import { HttpMetrics } from './api/http-metrics.js';
 import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
@@ -59,6 +59,8 @@ export interface Node {
   readonly metricsPort: number | null;
   /** true once stop() began */
   readonly stopping: boolean;
+  /** `/readyz` checks by name; a component may add its own (e.g. ingest progress) */
+  readonly readiness: Record<string, ReadinessCheck>;
   /** starts a component now and stops it with the node */
   add(component: Component): Promise<void>;
   /** graceful shutdown: stop intake, stop components, drain actors, close pools, cache and SQL */
@@ -126,10 +128,11 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     const router = new Router();
     const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes, metrics: new HttpMetrics(metrics) });
     let stopping = false;
-    const checks = { sql: () => sql.ping(), cache: () => cache.ping(), ...(nats ? { nats: () => nats.ping() } : {}) };
+    // components add checks of their own (the ingest role: progress) through node.readiness
+    const readiness: Record<string, ReadinessCheck> = { sql: () => sql.ping(), cache: () => cache.ping(), ...(nats ? { nats: () => nats.ping() } : {}) };
     const ownedShards = new OwnedShardsGauge(metrics, SHARD_KINDS);
     addHealthRoutes(router, {
-      checks,
+      checks: readiness,
       metrics,
       draining: () => stopping,
       log,
@@ -140,7 +143,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     let metricsHttp: HttpServer | null = null;
     if (ml) {
       const metricsRouter = new Router();
-      addHealthRoutes(metricsRouter, { checks, metrics, draining: () => stopping, log });
+      addHealthRoutes(metricsRouter, { checks: readiness, metrics, draining: () => stopping, log });
       metricsHttp = new HttpServer({ host: ml.host, port: ml.port, router: metricsRouter, log, bodyLimitBytes: 1024 });
     }
 
@@ -179,6 +182,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
       get stopping() {
         return stopping;
       },
+      readiness,
       async add(component) {
         await component.start?.(node);
         components.push(component);

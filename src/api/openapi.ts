@@ -90,6 +90,13 @@ const schemas: Record<string, Schema> = {
     circuit_reason: strOrNull, websub_hub: strOrNull,
   }),
   PublisherPage: obj({ items: { type: 'array', items: ref('Publisher') }, next_cursor: strOrNull }),
+  RejectedArticle: obj({
+    id: int, url: str, publisher_id: strOrNull,
+    reason: { type: 'string', enum: ['invalid_article', 'invalid_url', 'cluster_failed', 'storage_rejected'] },
+    code: str, message: str, attempts: int, first_at: dateTime, last_at: dateTime,
+    article: { ...strOrNull, description: 'the refused article as JSON text, when known' },
+  }),
+  RejectedPage: obj({ items: { type: 'array', items: ref('RejectedArticle') }, next_cursor: strOrNull }),
   NewPublisher: obj(
     { name: str, feed_url: str, site_url: str, country: str, category: { type: 'string', enum: [...CATEGORIES] }, tier: int },
     ['feed_url'],
@@ -204,6 +211,14 @@ export const openApiDocument = {
       get: { ...admin, summary: 'One publisher', parameters: [pathId('publisher id')], responses: { 200: ok('Publisher'), 401: error('missing or wrong token'), 404: error('no such publisher'), ...common } },
       delete: { ...admin, summary: 'Remove a publisher', parameters: [pathId('publisher id')], responses: { 204: { description: 'removed' }, 401: error('missing or wrong token'), 404: error('no such publisher'), ...common } },
     },
+    '/v1/rejected-articles': {
+      get: {
+        ...admin,
+        summary: 'Articles ingest set aside instead of storing, newest first, with the reason',
+        parameters: [p('reason', 'only this reason', { type: 'string', enum: ['invalid_article', 'invalid_url', 'cluster_failed', 'storage_rejected'] }), cursor, limit(500, 50)],
+        responses: { 200: ok('RejectedPage'), 401: error('missing or wrong token'), ...common },
+      },
+    },
     '/v1/opml': {
       get: { ...admin, summary: 'Export publishers as OPML 2.0', responses: { 200: { description: 'OPML', content: { 'text/x-opml': { schema: str } } }, 401: error('missing or wrong token') } },
       post: {
@@ -214,7 +229,7 @@ export const openApiDocument = {
       },
     },
     '/healthz': { get: { summary: 'The process answers', responses: { 200: ok('Health') } } },
-    '/readyz': { get: { summary: 'Storage and cache answer', responses: { 200: ok('Health'), 503: ok('Health', 'not ready') } } },
+    '/readyz': { get: { summary: 'Storage and cache answer, and ingest makes progress', responses: { 200: ok('Health'), 503: ok('Health', 'not ready') } } },
     '/metrics': { get: { summary: 'Prometheus text format', responses: { 200: { description: 'metrics', content: { 'text/plain': { schema: str } } } } } },
     '/v1/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
   },

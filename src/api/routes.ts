@@ -10,6 +10,7 @@ import { registerLiveRoutes } from './routes/live.js';
 import { readerOf } from './readers/identity.js';
 import { registerReaderRoutes, readerFor, withCookie } from './routes/me.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
+import { registerRejectedRoutes } from './routes/rejected.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStoryRoutes } from './routes/stories.js';
 import { registerThumbRoutes } from './routes/thumbs.js';
@@ -56,6 +57,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerThumbRoutes(router, deps.dataDir, wrap);
   registerAdminRoutes(router, deps, wrap);
   registerCatalogueRoutes(router, deps, wrap);
+  registerRejectedRoutes(router, deps, wrap);
   router.get('/v1/openapi.json', wrap((req) => jsonCached(req, openApiDocument, 'public, max-age=300')));
   // the web pages are where a browser first arrives: they make it a reader (set the cookie)
   registerWebRoutes(router, (h) => wrap(asReader(h, deps)));

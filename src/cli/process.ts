@@ -3,17 +3,15 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { EnrichStage } from '../actors/pipeline/enrich-stage.js';
 import { ProcessPipeline, processLines } from '../actors/pipeline/process.js';
-import { StoryStage } from '../actors/pipeline/story-stage.js';
 import { describeError } from '../runtime/errors.js';
 
 /**
- * `newsagg process [--input FILE|-] [--output FILE|-]` (DESIGN §6): raw-article JSON lines in,
- * one result line per input line out, in input order. A bad line gives `line N: <reason>` on
- * stderr and `{"line": N, "error": {"code", "message"}}` in the output, and the run goes on.
- * Exit 0 when every line was processed, 1 when some lines were rejected (or the input could not
- * be read), 2 on a usage error.
+ * `newsagg process [--input FILE|-] [--output FILE|-]`: raw-article JSON lines in, one result
+ * line per input line out, in input order (blank lines are skipped). A bad line gives
+ * `line N: <reason>` on stderr and `{"line": N, "id": <id or null>, "error": {"code", "message"}}`
+ * in the output, and the run goes on. Exit 0 when every line was processed, 1 when some lines
+ * were rejected (or the input could not be read), 2 on a usage error.
  */
 
 const USAGE = 'usage: newsagg process [--input FILE|-] [--output FILE|-]';
@@ -69,14 +67,14 @@ export async function main(argv: string[], io: ProcessIo = defaultIo()): Promise
   const output = args.output === '-' ? io.stdout : createWriteStream(args.output, 'utf8');
   let failed = 0;
   try {
-    const pipeline = await ProcessPipeline.create({ extraStages: [new EnrichStage(), new StoryStage()] });
+    const pipeline = await ProcessPipeline.create();
     const lines = createInterface({ input, crlfDelay: Infinity });
     for await (const r of processLines(pipeline, lines)) {
       if ('error' in r) {
         failed++;
         io.stderr.write(`line ${r.line}: ${r.error.code}: ${r.error.message}\n`);
       }
-      await write(output, `${JSON.stringify('error' in r ? { line: r.line, error: r.error } : r.output)}\n`);
+      await write(output, `${JSON.stringify('error' in r ? { line: r.line, id: r.id, error: r.error } : r.output)}\n`);
     }
   } catch (err) {
     io.stderr.write(`newsagg process: ${describeError(err)}\n`);

@@ -11,7 +11,10 @@ import type { SharedFetcher } from './fetcher.js';
 
 /** The ingest and processing roles: the ingest log, the pipeline behind it, and thumbnails. */
 export interface IngestComponent extends Component {
-  /** raw articles into the ingest log (publishers, WebSub, the crawler, the demo) */
+  /**
+   * raw articles into the ingest log (publishers, WebSub, the crawler, the demo); resolves once
+   * they are stored, rejects when they could not be (the caller offers them again later)
+   */
   ingest(articles: readonly RawArticle[]): Promise<void>;
   drain(): Promise<void>;
   /** listeners for written stories (live updates) */
@@ -21,6 +24,7 @@ export interface IngestComponent extends Component {
 export function ingestComponent(opts: { fetcher: SharedFetcher }): IngestComponent {
   let service: IngestService | null = null;
   let thumbs: ThumbnailJobs | null = null;
+  let stopBudgetMs = 10_000;
   const listeners: ((s: CachedStory[]) => void)[] = [];
   return {
     name: 'ingest',
@@ -43,6 +47,8 @@ export function ingestComponent(opts: { fetcher: SharedFetcher }): IngestCompone
         pool: node.tasks,
         dedupWindowMs: node.config.dedupWindowHours * 3_600_000,
         activeWindowMs: node.config.activeWindowHours * 3_600_000,
+        queueMax: node.config.ingestQueueMax,
+        stallMs: node.config.ingestStallSeconds * 1000,
         log: node.log,
         metrics: node.metrics,
         thumbnails: thumbs,
@@ -50,10 +56,15 @@ export function ingestComponent(opts: { fetcher: SharedFetcher }): IngestCompone
           for (const l of listeners) l(s);
         },
       });
+      const s = service;
+      // not ready while articles wait and none gets stored (a stuck pipeline must not look healthy)
+      node.readiness.ingest = async () => s.checkProgress();
+      stopBudgetMs = Math.max(1_000, node.config.shutdownTimeoutMs - 5_000);
     },
     async stop() {
-      // drains the ingest log: everything accepted is stored before the node exits
-      await service?.stop();
+      // stores what the ingest log holds, within the shutdown budget; what is left was never
+      // acknowledged, so its publishers fetch it again after the restart
+      await service?.stop(stopBudgetMs);
       // thumbnails are best effort: queued ones are dropped, running ones get a moment
       thumbs?.clear();
       await Promise.race([thumbs?.idle(), new Promise((r) => setTimeout(r, 3_000).unref())]);

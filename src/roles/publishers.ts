@@ -2,6 +2,7 @@ import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../a
 import { BufferedPublisherStore } from '../actors/publisher/buffered-store.js';
 import { FirstPolls } from '../actors/publisher/first-poll.js';
 import { countedEffects } from '../actors/publisher/poll-metrics.js';
+import type { PolicyConfig } from '../actors/publisher/policy.js';
 import { pooledParse } from '../actors/publisher/pooled-parse.js';
 import { spawnAll, watchUnscheduled } from '../actors/publisher/roster.js';
 import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
@@ -13,7 +14,7 @@ import type { Component, Node } from '../node.js';
 import type { SharedFetcher } from './fetcher.js';
 
 export interface PublishersOptions {
-  /** where publishers put what they find (the ingest component) */
+  /** where publishers put what they find (the ingest component); resolves once it is stored */
   emit(articles: RawArticle[]): Promise<void>;
   /** the node's shared safe fetcher */
   fetcher: SharedFetcher;
@@ -21,6 +22,8 @@ export interface PublishersOptions {
   publicUrl?: 'self';
   /** a never-polled publisher polls within this window (default 20 s; feeds sharing an origin are spaced by the crawl delay) */
   firstPollSpreadMs?: number;
+  /** the polling policy (default: DEFAULT_POLICY; the soak benchmark polls faster) */
+  policy?: PolicyConfig;
 }
 
 export interface PublishersComponent extends Component {
@@ -52,7 +55,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       const f = opts.fetcher.get();
       const configured = cfg.publicUrl ? cfg.publicUrl.replace(/\/$/, '') : null;
       const publicUrl = opts.publicUrl === 'self' ? () => n.url : configured ? () => configured : null;
-      store = new BufferedPublisherStore(new SqlPublisherStore(n.sql, Date.now, Math.random), { log: n.log });
+      store = new BufferedPublisherStore(new SqlPublisherStore(n.sql, Date.now, Math.random, opts.policy), { log: n.log });
       const firstPolls = new FirstPolls({ windowMs: opts.firstPollSpreadMs ?? 20_000, spacingMs: f.crawlDelayMs, random: Math.random });
       const fx = countedEffects(n.metrics, {
         fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
@@ -61,8 +64,11 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       });
       n.system.register(
         publisherBehaviour({
+          // emit resolves once the articles are stored: only then do the feed's validators move on
           ...fx,
           store,
+          maxEntriesPerPoll: cfg.maxEntriesPerPoll,
+          ...(opts.policy ? { policy: opts.policy } : {}),
           now: Date.now,
           random: Math.random,
           firstPollAt: (url, now) => firstPolls.at(url, now),

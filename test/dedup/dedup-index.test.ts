@@ -97,6 +97,30 @@ describe('DedupIndex', () => {
     expect(idx.size).toBe(sizeBefore - 4);
   });
 
+  it('frees its facts about articles once they left the window (memory does not grow with every article)', async () => {
+    const idx = await DedupIndex.create({ partitions: 2, windowMs: 24 * H });
+    const coord = idx.coordinatorRef;
+    // 30,000 articles over a day, in batches: the coordinator holds their facts in blocks of 4,096
+    for (let b = 0; b < 60; b++) {
+      await idx.submit(Array.from({ length: 500 }, (_, i) => input(`d${b}-${i}`, (b + i) % STORIES.length, i % 4, T0 + b * 20 * 60_000)));
+    }
+    expect(coord.heldHandles).toBeGreaterThanOrEqual(30_000);
+    // two days on, all of them are out of the window: only the block being filled stays
+    await idx.expire(T0 + 3 * 24 * H);
+    expect(coord.heldHandles).toBeLessThanOrEqual(4_096);
+    // and it keeps deciding: a copy of a story seen long ago is an original now, a copy of a fresh one is not
+    const d = await idx.submit([input('late', 0, null, T0 + 3 * 24 * H), input('late-copy', 0, 1, T0 + 3 * 24 * H + 1)]);
+    expect(d.map((x) => x.duplicateOf)).toEqual([null, 'late']);
+  });
+
+  it('never makes an article its own duplicate when the same id comes again', async () => {
+    const idx = await DedupIndex.create({ partitions: 2 });
+    await idx.submit([input('x', 0, null, T0), input('x-copy', 0, 1, T0 + 1)]);
+    // the batch was not stored and comes again with the same ids
+    const again = await idx.submit([input('x', 0, null, T0), input('x-copy', 0, 1, T0 + 1)]);
+    expect(again.map((d) => d.duplicateOf)).toEqual([null, 'x']);
+  });
+
   it('rebuilds shards from stored fingerprints and keeps answering', async () => {
     const store = new MemoryFingerprintStore();
     const first = await DedupIndex.create({ partitions: 2, sink: store, now: () => T0 + H });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/process.js';
+import { prepareBatch } from '../../src/actors/ingest/prepare.js';
 import { ProcessPipeline, processLines, type LineResult } from '../../src/actors/pipeline/process.js';
 import { STORIES, syndicate } from './fixtures/stories.js';
 
@@ -46,11 +47,48 @@ describe('process pipeline', () => {
     ]);
   });
 
-  it('derives a stable id from the canonical URL when none is given', async () => {
+  it('derives a stable id from the canonical URL when none is given: the id a node gives the same article', async () => {
     const [a] = await run([article({ url: 'https://www.example.com/s/9?utm_source=rss' })]);
     const [b] = await run([article({ url: 'http://example.com/s/9/' })]);
-    expect('output' in a! && a.output.id).toMatch(/^[0-9a-f]{16}$/);
+    expect('output' in a! && a.output.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect('output' in a! && a.output.id).toBe('output' in b! && b.output.id);
+    const [node] = prepareBatch([{ url: 'https://example.com/s/9', title: 'x', publisher: 'p', published_at: null }], Date.now()).ok;
+    expect('output' in a! && a.output.id).toBe(node!.id);
+  });
+
+  it('takes the URL host as publisher when the publisher is missing or empty', async () => {
+    const out = await run([
+      article({ id: 'np1', publisher: undefined, url: 'https://news.example.org/a' }, 0),
+      article({ id: 'np2', publisher: '', url: 'https://other.example.net/b' }, 1),
+      article({ id: 'np3', publisher: null, url: 'https://third.example.com/c' }, 2),
+    ]);
+    expect(out.map((r) => ('output' in r ? r.output.id : r.error.code))).toEqual(['np1', 'np2', 'np3']);
+  });
+
+  it('cleans text the database would refuse and goes on (NUL, control characters, lone surrogates)', async () => {
+    const out = await run([
+      article({ id: 'nul', title: 'Floods\u0000 hit the\u0007 valley \ud800 again' }, 0),
+      article({ id: 'ok', url: 'https://example.com/ok' }, 1),
+    ]);
+    expect(out.map((r) => ('output' in r ? r.output.id : r.error.code))).toEqual(['nul', 'ok']);
+  });
+
+  it('answers every line of a run full of bad lines, each error naming its line and id', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      if (i % 4 === 0) lines.push('{"oops":');
+      else if (i % 4 === 1) lines.push(JSON.stringify({ id: `bad${i}`, url: 'mailto:x@example.com', title: 't', publisher: 'p', published_at: '2024-06-01T00:00:00Z' }));
+      else if (i % 4 === 2) lines.push(JSON.stringify({ id: `nodate${i}`, url: `https://example.com/d${i}`, title: 't', publisher: 'p' }));
+      else lines.push(article({ id: `good${i}`, url: `https://example.com/g${i}` }, i % 5));
+    }
+    const out = await run(lines);
+    expect(out.map((r) => r.line)).toEqual(lines.map((_, i) => i + 1));
+    out.forEach((r, i) => {
+      if (i % 4 === 3) expect(r).toMatchObject({ output: { id: `good${i}` } });
+      else if (i % 4 === 0) expect(r).toMatchObject({ id: null, error: { code: 'INVALID_JSON' } });
+      else if (i % 4 === 1) expect(r).toMatchObject({ id: `bad${i}`, error: { code: 'INVALID_URL' } });
+      else expect(r).toMatchObject({ id: `nodate${i}`, error: { code: 'INVALID_ARTICLE' } });
+    });
   });
 
   it('treats a republished entry (new guid, retitled) at the same URL as an update of the article', async () => {
@@ -91,7 +129,7 @@ describe('newsagg process CLI', () => {
     const lines = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({ id: 'a', duplicate_of: null });
-    expect(lines[1]).toEqual({ line: 2, error: { code: 'INVALID_JSON', message: expect.any(String) } });
+    expect(lines[1]).toEqual({ line: 2, id: null, error: { code: 'INVALID_JSON', message: expect.any(String) } });
     expect(lines[2]).toMatchObject({ id: 'c', duplicate_of: 'a' });
     expect(errText).toMatch(/^line 2: INVALID_JSON: /);
   });

@@ -34,12 +34,17 @@ describe('DedupShard actors in a worker thread', () => {
     const transport: ShardTransport = {
       ask: (i, p, msg) => sys.ask<DedupShardReply>(address('dedup', shardKey(i, p)), msg, 20_000),
     };
-    const coord = new DedupCoordinator(transport, P, store);
+    const coord = new DedupCoordinator(transport, P);
+    // what a node stores with each batch: the records its decisions carry
+    const keep = <D extends { record: Parameters<FileFingerprintStore['append']>[0] | null }>(ds: D[]): D[] => {
+      for (const d of ds) if (d.record) store.append(d.record);
+      return ds;
+    };
     const first = await coord.submit([
       { id: 'a', fp: fp(0, null), publishedAt: T0 },
       { id: 'b', fp: fp(1, null), publishedAt: T0 },
       { id: 'a1', fp: fp(0, 1), publishedAt: T0 + 1000 },
-    ]);
+    ]).then(keep);
     expect(first.map((d) => d.duplicateOf)).toEqual([null, null, 'a']);
 
     const [thread] = group.threads;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActorContext, Message } from '../../src/runtime/actor.js';
 import { silentLogger } from '../../src/runtime/log.js';
 import type { AddResult, StoryView } from '../../src/actors/stories/clusterer.js';
-import { MemoryStoryStore, storyClusterBehaviour, type StoryClusterMsg } from '../../src/actors/stories/story-cluster.js';
+import { MemoryStoryStore, storyClusterBehaviour, type ClusterBatchReply, type ClusterItem, type StoryClusterMsg } from '../../src/actors/stories/story-cluster.js';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2024, 4, 1);
@@ -25,7 +25,7 @@ const article = (id: string, title: string, hours: number, extra: Record<string,
 });
 
 describe('story-cluster actor', () => {
-  it('clusters, answers queries, and rebuilds the same stories after a restart', async () => {
+  it('clusters, answers with the stories it changed, and rebuilds the same stories after a restart', async () => {
     const store = new MemoryStoryStore();
     const behaviour = storyClusterBehaviour({ store });
     const clock = { now: T0 + 3 * H };
@@ -34,32 +34,67 @@ describe('story-cluster actor', () => {
     expect(timers[0]).toMatchObject({ msg: { type: 'sweep' }, id: 'sweep' });
 
     const send = (msg: StoryClusterMsg) => behaviour.receive(state, msg, ctx);
-    const r1 = (await send({ type: 'add', article: article('a1', 'Elephants recognise human voices, study finds', 0) })) as AddResult;
-    const r2 = (await send({ type: 'add', article: article('a2', 'Study: elephants can tell human voices apart', 1) })) as AddResult;
-    const [r3] = (await send({ type: 'add-batch', items: [{ article: article('a3', 'Parliament passes new budget', 2) }] })) as AddResult[];
-    expect(r2.storyId).toBe(r1.storyId);
-    expect(r3!.storyId).not.toBe(r1.storyId);
-    expect(await send({ type: 'story-of', article_id: 'a2' })).toBe(r1.storyId);
-    expect(((await send({ type: 'get', story_id: r1.storyId })) as StoryView).article_count).toBe(2);
-    expect(store.stories.get(r1.storyId)?.article_count).toBe(2);
+    // a node stores what the replies say; the memory store plays that part here
+    const add = async (items: ClusterItem[]): Promise<ClusterBatchReply> => {
+      const reply = (await send({ type: 'add-batch', items })) as ClusterBatchReply;
+      store.record(items, reply);
+      return reply;
+    };
+    const one = await add([{ article: article('a1', 'Elephants recognise human voices, study finds', 0) }]);
+    const two = await add([
+      { article: article('a2', 'Study: elephants can tell human voices apart', 1) },
+      { article: article('a3', 'Parliament passes new budget', 2) },
+    ]);
+    const [r1] = one.results as AddResult[];
+    const [r2, r3] = two.results as AddResult[];
+    expect(r2!.storyId).toBe(r1!.storyId);
+    expect(r3!.storyId).not.toBe(r1!.storyId);
+    expect(await send({ type: 'story-of', article_id: 'a2' })).toBe(r1!.storyId);
+    expect(((await send({ type: 'get', story_id: r1!.storyId })) as StoryView).article_count).toBe(2);
+    // the reply carries each story the message changed, once, as it stands afterwards
+    expect(two.stories.map((v) => [v.id, v.article_count]).sort()).toEqual([[r1!.storyId, 2], [r3!.storyId, 1]].sort());
+    expect(two.stories[0]).not.toHaveProperty('article_ids');
+
+    // the same article again (its batch was not stored, and comes again): nothing changes
+    const again = await add([{ article: article('a2', 'Study: elephants can tell human voices apart', 1) }]);
+    expect(again.results[0]).toMatchObject({ storyId: r1!.storyId, via: 'known' });
+    expect(again.stories).toEqual([]);
 
     // restart: init reloads from the store and reaches the same story ids
-    const again = await behaviour.init('0', ctx);
-    const r4 = (await behaviour.receive(again, { type: 'add', article: article('a4', 'Elephants know human voices, researchers say', 3) }, ctx)) as AddResult;
-    expect(r4.storyId).toBe(r1.storyId);
+    const restarted = await behaviour.init('0', ctx);
+    const r4 = (await behaviour.receive(restarted, { type: 'add-batch', items: [{ article: article('a4', 'Elephants know human voices, researchers say', 3) }] }, ctx)) as ClusterBatchReply;
+    expect((r4.results[0] as AddResult).storyId).toBe(r1!.storyId);
   });
 
-  it('archives idle stories on sweep and still answers for them', async () => {
+  it('archives idle stories on sweep', async () => {
     const store = new MemoryStoryStore();
     const behaviour = storyClusterBehaviour({ store });
     const clock = { now: T0 };
     const { ctx } = fakeContext(clock);
     const state = await behaviour.init('0', ctx);
-    const r = (await behaviour.receive(state, { type: 'add', article: article('b1', 'Bridge reopens after repairs', 0) }, ctx)) as AddResult;
+    const reply = (await behaviour.receive(state, { type: 'add-batch', items: [{ article: article('b1', 'Bridge reopens after repairs', 0) }] }, ctx)) as ClusterBatchReply;
+    const r = reply.results[0] as AddResult;
+    expect(await behaviour.receive(state, { type: 'get', story_id: r.storyId }, ctx)).toMatchObject({ id: r.storyId, active: true });
     clock.now = T0 + 50 * H;
     expect(await behaviour.receive(state, { type: 'sweep' }, ctx)).toEqual({ evicted: 1 });
-    expect(store.stories.get(r.storyId)?.active).toBe(false);
-    expect(await behaviour.receive(state, { type: 'get', story_id: r.storyId }, ctx)).toMatchObject({ id: r.storyId, active: false });
-    expect(await behaviour.receive(state, { type: 'get', story_id: 'st_missing' }, ctx)).toBeNull();
+    // stored as it stood when last changed; the actor holds only the active window
+    expect(await behaviour.receive(state, { type: 'get', story_id: r.storyId }, ctx)).toBeNull();
+    expect(await behaviour.receive(state, { type: 'story-of', article_id: 'b1' }, ctx)).toBeNull();
+  });
+
+  it('sets aside an article the clusterer cannot place and places the others', async () => {
+    const behaviour = storyClusterBehaviour({ store: new MemoryStoryStore() });
+    const { ctx } = fakeContext({ now: T0 });
+    const state = await behaviour.init('0', ctx);
+    const items = [
+      { article: article('c1', 'Floods close the coastal road', 0) },
+      // a date the clusterer cannot read as a time, and a title that is not text
+      { article: { ...article('c2', 'x', 0), title: null as unknown as string } },
+      { article: article('c3', 'Floods close coastal road again', 1) },
+    ];
+    const reply = (await behaviour.receive(state, { type: 'add-batch', items }, ctx)) as ClusterBatchReply;
+    expect(reply.results[1]).toMatchObject({ error: { code: expect.any(String) } });
+    expect('storyId' in reply.results[0]!).toBe(true);
+    expect('storyId' in reply.results[2]!).toBe(true);
   });
 });

@@ -36,9 +36,11 @@ export interface DedupDecision {
   duplicateOf: string | null;
   /** Hamming distance to the matched candidate, -1 when none */
   distance: number;
+  /** what to store so shards and handles rebuild after a restart (null: a wordless article, never indexed) */
+  record: StoredFingerprint | null;
 }
 
-/** Receives each decided fingerprint so shards can rebuild after a restart (see `FingerprintStore`). */
+/** Where decided fingerprints are kept (the stores of `newsagg process` and the tests; a node writes the decisions' records with its batch). */
 export interface FingerprintSink {
   append(rec: StoredFingerprint): void;
 }
@@ -48,36 +50,61 @@ export interface StoredFingerprint extends DedupItem {
   root: number;
 }
 
+/** Handles per block of the coordinator's tables; a block is freed whole once all its articles left the window. */
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+
+/** The coordinator's facts about one block of consecutive handles. */
+interface Chunk {
+  ids: (string | undefined)[];
+  roots: Float64Array;
+  published: Float64Array;
+  /** newest publication time in the block: the block goes when this leaves the window */
+  newest: number;
+}
+
+export interface CoordinatorOptions {
+  /** how long an article can be matched (its facts are freed after it); default 72 h */
+  windowMs?: number;
+}
+
 export class DedupCoordinator {
-  private ids: string[] = [];
-  private roots = new Uint32Array(1024);
-  private published = new Float64Array(1024);
+  /** handle >> CHUNK_BITS -> facts of those handles; blocks older than the window are deleted */
+  private readonly chunks = new Map<number, Chunk>();
   private nextHandle = 0;
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly windowMs: number;
 
   constructor(
     private readonly transport: ShardTransport,
     private readonly partitions: number,
-    private readonly sink?: FingerprintSink,
-  ) {}
+    opts: CoordinatorOptions = {},
+  ) {
+    this.windowMs = opts.windowMs ?? 72 * 3_600_000;
+  }
+
+  /** Handles whose facts are held (in blocks of 4,096): what memory the coordinator keeps. */
+  get heldHandles(): number {
+    return this.chunks.size * CHUNK;
+  }
 
   /** Restores handle bookkeeping from stored fingerprints (after a coordinator restart). */
   restore(records: Iterable<StoredFingerprint>): void {
     for (const r of records) {
-      this.ensure(r.handle + 1);
-      this.ids[r.handle] = r.id;
-      this.roots[r.handle] = r.root;
-      this.published[r.handle] = r.publishedAt;
+      this.set(r.handle, r.id, r.root, r.publishedAt);
       if (r.handle >= this.nextHandle) this.nextHandle = r.handle + 1;
     }
   }
 
-  /** Looks up and inserts a batch; decisions come back in input order. */
+  /**
+   * Looks up and inserts a batch; decisions come back in input order. A candidate that is the
+   * article itself (the same id submitted again after its batch could not be stored) is not
+   * a match: an article is never its own duplicate.
+   */
   submit(batch: readonly DedupInput[]): Promise<DedupDecision[]> {
     const P = this.partitions;
     const first = this.nextHandle;
     this.nextHandle += batch.length;
-    this.ensure(this.nextHandle);
     const groups: { items: DedupItem[]; index: number[] }[] = Array.from({ length: 4 * P }, () => ({ items: [], index: [] }));
     const items: DedupItem[] = new Array(batch.length);
     // within a batch the earliest published goes first (stable), so it becomes the original;
@@ -103,8 +130,6 @@ export class DedupCoordinator {
       if (g.items.length) pending.push({ g, reply: this.transport.ask((s / P) | 0, s % P, { type: 'lookupInsert', items: g.items }) });
     }
     const decided = this.tail.then(async () => {
-      const bestRoot = new Float64Array(batch.length).fill(-1);
-      const bestDist = new Int32Array(batch.length).fill(-1);
       const replies = await Promise.all(pending.map((p) => p.reply));
       // a candidate from this same batch came earlier in `order`, so the loop below decided it already
       const cands: number[][] = Array.from({ length: batch.length }, () => []);
@@ -120,22 +145,32 @@ export class DedupCoordinator {
       for (let k = 0; k < batch.length; k++) {
         const i = order[k]!;
         const h = first + k;
+        const { id, publishedAt, fp } = batch[i]!;
         const list = cands[i]!;
-        for (let k = 0; k < list.length; k += 2) {
-          const root = this.roots[list[k]!]!;
-          const d = list[k + 1]!;
-          const cur = bestRoot[i]!;
-          if (cur < 0 || this.published[root]! < this.published[cur]! || (root === cur && d < bestDist[i]!)) {
-            bestRoot[i] = root;
-            bestDist[i] = d;
+        let bestRoot = -1;
+        let bestDist = -1;
+        let bestPublished = Infinity;
+        for (let c = 0; c < list.length; c += 2) {
+          const root = this.rootOf(list[c]!);
+          // the candidate's facts left the window (or it is this article itself): no match
+          if (root < 0 || this.idOf(root) === id) continue;
+          const d = list[c + 1]!;
+          const t = this.publishedOf(root);
+          if (bestRoot < 0 || t < bestPublished || (root === bestRoot && d < bestDist)) {
+            bestRoot = root;
+            bestDist = d;
+            bestPublished = t;
           }
         }
-        const root = bestRoot[i]! >= 0 ? bestRoot[i]! : h;
-        this.ids[h] = batch[i]!.id;
-        this.roots[h] = root;
-        this.published[h] = batch[i]!.publishedAt;
-        out[i] = { id: batch[i]!.id, handle: h, duplicateOf: root === h ? null : this.ids[root]!, distance: bestDist[i]! };
-        if (!batch[i]!.fp.empty) this.sink?.append({ ...items[i]!, id: batch[i]!.id, root });
+        const root = bestRoot >= 0 ? bestRoot : h;
+        this.set(h, id, root, publishedAt);
+        out[i] = {
+          id,
+          handle: h,
+          duplicateOf: root === h ? null : this.idOf(root)!,
+          distance: bestDist,
+          record: fp.empty ? null : { ...items[i]!, id, root },
+        };
       }
       return out;
     });
@@ -143,22 +178,49 @@ export class DedupCoordinator {
     return decided;
   }
 
-  /** Asks every shard to drop entries older than `now - window`; returns how many went. */
+  /**
+   * Asks every shard to drop entries older than `now - window` and frees the coordinator's own
+   * facts about articles that all left the window; returns how many shard entries went.
+   */
   async expire(now: number): Promise<number> {
     const replies = await Promise.all(
       Array.from({ length: 4 * this.partitions }, (_, s) => this.transport.ask((s / this.partitions) | 0, s % this.partitions, { type: 'expire', now })),
     );
+    const cutoff = now - this.windowMs;
+    const current = this.nextHandle >> CHUNK_BITS;
+    for (const [k, c] of this.chunks) if (k !== current && c.newest < cutoff) this.chunks.delete(k);
     return replies.reduce((n, r) => n + (r.type === 'expired' ? r.removed : 0), 0);
   }
 
-  private ensure(n: number): void {
-    if (n <= this.roots.length) return;
-    const cap = Math.max(n, this.roots.length * 2);
-    const r = new Uint32Array(cap);
-    r.set(this.roots);
-    this.roots = r;
-    const p = new Float64Array(cap);
-    p.set(this.published);
-    this.published = p;
+  private set(handle: number, id: string, root: number, published: number): void {
+    const k = Math.floor(handle / CHUNK);
+    let c = this.chunks.get(k);
+    if (!c) {
+      c = { ids: new Array<string | undefined>(CHUNK), roots: new Float64Array(CHUNK).fill(-1), published: new Float64Array(CHUNK), newest: -Infinity };
+      this.chunks.set(k, c);
+    }
+    const j = handle - k * CHUNK;
+    c.ids[j] = id;
+    c.roots[j] = root;
+    c.published[j] = published;
+    if (published > c.newest) c.newest = published;
+  }
+
+  /** The root handle of a handle whose facts are held, else -1; a root that left the window makes the handle its own root. */
+  private rootOf(handle: number): number {
+    const c = this.chunks.get(Math.floor(handle / CHUNK));
+    const root = c ? c.roots[handle - Math.floor(handle / CHUNK) * CHUNK]! : -1;
+    if (root < 0) return -1;
+    return this.idOf(root) === undefined ? handle : root;
+  }
+
+  private idOf(handle: number): string | undefined {
+    const k = Math.floor(handle / CHUNK);
+    return this.chunks.get(k)?.ids[handle - k * CHUNK];
+  }
+
+  private publishedOf(handle: number): number {
+    const k = Math.floor(handle / CHUNK);
+    return this.chunks.get(k)?.published[handle - k * CHUNK] ?? Infinity;
   }
 }

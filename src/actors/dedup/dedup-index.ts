@@ -38,6 +38,7 @@ export class DedupIndex {
   private readonly states: DedupShardState[] = [];
   private readonly coordinator: DedupCoordinator;
   private readonly behaviour;
+  private readonly sink: FingerprintSink | null;
 
   private constructor(opts: DedupIndexOptions, private readonly now: () => number) {
     this.partitions = opts.partitions ?? 4;
@@ -46,7 +47,8 @@ export class DedupIndex {
       ask: (i: number, p: number, msg: DedupShardMessage) =>
         this.behaviour.receive(this.states[i * this.partitions + p]!, msg, localContext(shardKey(i, p), this.now)) as DedupShardReply,
     };
-    this.coordinator = new DedupCoordinator(transport, this.partitions, opts.sink);
+    this.coordinator = new DedupCoordinator(transport, this.partitions, opts.windowMs === undefined ? {} : { windowMs: opts.windowMs });
+    this.sink = opts.sink ?? null;
   }
 
   /** Builds the shards (rebuilding from `store` when given). */
@@ -65,8 +67,11 @@ export class DedupIndex {
     return this.coordinator;
   }
 
-  submit(batch: readonly DedupInput[]): Promise<DedupDecision[]> {
-    return this.coordinator.submit(batch);
+  /** Decisions in input order; each decided fingerprint also goes to the sink, when there is one. */
+  async submit(batch: readonly DedupInput[]): Promise<DedupDecision[]> {
+    const out = await this.coordinator.submit(batch);
+    if (this.sink) for (const d of out) if (d.record) this.sink.append(d.record);
+    return out;
   }
 
   expire(now: number): Promise<number> {

@@ -1,26 +1,19 @@
 /**
- * Exact dedup by `url_hash`: the same canonical URL is the same article, whatever guid or
- * headline the feed gives it this time. A repeat is an *update* of the stored article (it keeps
- * the first id and dedup decision), never a new article. Entries older than the window go.
+ * Exact dedup by `url_hash` in memory (`newsagg process`; a node asks its database): the same
+ * canonical URL is the same article, whatever guid or headline the feed gives it this time. A
+ * repeat is an *update* of the known article, never a new one. Entries whose first sighting is
+ * older than the window go.
  */
-export interface UrlEntry {
-  id: string;
-  duplicateOf: string | null;
-  simhash: string;
-  /** ms since epoch of the first sighting, for expiry */
-  seenAt: number;
-}
-
-export class UrlIndex {
-  private readonly map = new Map<string, UrlEntry>();
+export class UrlIndex<E extends { seenAt: number }> {
+  private readonly map = new Map<string, E>();
 
   constructor(private readonly windowMs: number) {}
 
-  get(urlHash: string): UrlEntry | undefined {
+  get(urlHash: string): E | undefined {
     return this.map.get(urlHash);
   }
 
-  set(urlHash: string, entry: UrlEntry): void {
+  set(urlHash: string, entry: E): void {
     this.map.set(urlHash, entry);
   }
 

@@ -6,6 +6,7 @@ import { FeedParseError } from './errors.js';
 import { adaptJsonFeed } from './jsonfeed.js';
 import { adaptRss, rssFormat, type Adapted } from './rss.js';
 import type { ParsedFeed, ParseOptions } from './types.js';
+import { safeEntries, safeFeedInfo } from './storage-safe.js';
 import { parseXml } from './xml.js';
 
 export { FeedParseError } from './errors.js';
@@ -30,7 +31,8 @@ export function parseFeed(body: Uint8Array | string, opts: ParseOptions = {}): P
   const baseUrl = normaliseBase(opts.baseUrl);
   try {
     const adapted = adapt(decoded.text, baseUrl, opts.contentType);
-    return { feed: adapted.feed, entries: adapted.entries, meta: { ...adapted.meta, encoding: decoded.encoding } };
+    // text the database would refuse (NUL, lone surrogates) is cleaned here, where it enters
+    return { feed: safeFeedInfo(adapted.feed), entries: safeEntries(adapted.entries), meta: { ...adapted.meta, encoding: decoded.encoding } };
   } catch (err) {
     if (err instanceof FeedParseError) throw err;
     // a bug of ours on hostile input must still surface as a parse failure, not a crash

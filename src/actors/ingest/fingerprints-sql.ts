@@ -1,4 +1,4 @@
-import type { StoredFingerprint, FingerprintSink } from '../dedup/coordinator.js';
+import type { StoredFingerprint } from '../dedup/coordinator.js';
 import type { DedupItem, FingerprintStore } from '../dedup/dedup-shard.js';
 import { block } from '../dedup/simhash.js';
 import type { Sql } from '../../runtime/sql.js';
@@ -31,30 +31,13 @@ function toItem(r: Row): StoredFingerprint {
 }
 
 /**
- * Fingerprints in PostgreSQL. The coordinator's sink buffers decided fingerprints; the ingest
- * pipeline flushes them with the batch that produced them, so what is stored is exactly what
- * was acknowledged. Shards load their partition from here when they (re)start.
+ * Fingerprints in PostgreSQL. The dedup coordinator's decisions carry the records to keep; the
+ * storage stage writes them in the transaction of the batch that produced them, so what is
+ * stored is exactly what was decided for stored articles. Shards load their partition from here
+ * when they (re)start, the coordinator its handles.
  */
-export class SqlFingerprints implements FingerprintSink, FingerprintStore {
-  private buffer: StoredFingerprint[] = [];
-
+export class SqlFingerprints implements FingerprintStore {
   constructor(private readonly sql: Sql) {}
-
-  append(rec: StoredFingerprint): void {
-    this.buffer.push(rec);
-  }
-
-  /** What the coordinator decided since the last call (the pipeline writes it with its batch). */
-  take(): StoredFingerprint[] {
-    const rows = this.buffer;
-    this.buffer = [];
-    return rows;
-  }
-
-  /** Write what the coordinator decided since the last flush (through `q`, e.g. the batch's transaction). */
-  async flush(q: Sql = this.sql): Promise<void> {
-    await this.write(q, this.take());
-  }
 
   /** Write these fingerprints (idempotent: a handle already stored is kept). */
   async write(q: Sql, rows: readonly StoredFingerprint[]): Promise<void> {

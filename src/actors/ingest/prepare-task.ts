@@ -5,6 +5,12 @@ import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 /** Shared-pool task module: the CPU stage of ingest for one batch. */
 warmUpEnrichment();
 
-export default function run(task: { items: RawArticle[]; now: number }): { ok: PreparedArticle[]; rejected: RejectedArticle[] } {
-  return prepareBatch(task.items, task.now);
+export interface PrepareTask {
+  items: RawArticle[];
+  now: number;
+  keepIds?: boolean;
+}
+
+export default function run(task: PrepareTask): { ok: PreparedArticle[]; rejected: RejectedArticle[] } {
+  return prepareBatch(task.items, task.now, { keepIds: task.keepIds === true });
 }

@@ -1,73 +1,122 @@
 import { hash as oneShotHash } from 'node:crypto';
-import { canonicalUrl, urlHash } from '../dedup/canonical-url.js';
+import { canonicalUrl, InvalidUrlError, urlHash } from '../dedup/canonical-url.js';
 import { fingerprint } from '../dedup/fingerprint.js';
 import { simhashHex } from '../dedup/simhash.js';
 import { enrich } from '../enrich/enrich.js';
 import { clampSnippet, SNIPPET_MAX } from '../store/articles.js';
 import { collapseSpaces, removeTitleNoise, stripHtml } from '../dedup/normalize.js';
+import { safeField, safeText } from '../store/safe-text.js';
+import { NewsaggError } from '../../runtime/errors.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 
+export interface PrepareOptions {
+  /**
+   * keep the caller's `id` when given (`newsagg process`: its output refers to the input's ids);
+   * a node derives every id from the canonical URL, so a replayed log, a re-emitted entry and two
+   * publishers' equal guids can never collide
+   */
+  keepIds?: boolean;
+}
+
+/** Longest values taken in; anything longer is cut (URLs longer than this are refused). */
+const MAX_URL = 4096;
+const MAX_TITLE = 500;
+const MAX_SUMMARY = 20_000;
+const MAX_TEXT = 100_000;
+const MAX_SHORT = 200;
+
 /**
- * The CPU stage of ingest, pure and batch-shaped so it runs in the shared worker pool:
- * canonical URL and its hash (the article id derives from it, so a replayed log or a
- * re-emitted entry maps to the same row), SimHash, and enrichment. `now` dates articles that
- * came without a date (never invented from elsewhere).
+ * The CPU stage of ingest, pure and batch-shaped so it runs in the shared worker pool, and the
+ * pipeline's entry: text the database would refuse is cleaned here (see store/safe-text.ts),
+ * then the canonical URL and its hash (the article id derives from it), SimHash, and
+ * enrichment. `now` dates articles that came without a date (never invented from elsewhere). An
+ * article that cannot be prepared is rejected with its reason; the others go on.
  */
-export function prepareBatch(raw: readonly RawArticle[], now: number): { ok: PreparedArticle[]; rejected: RejectedArticle[] } {
+export function prepareBatch(raw: readonly RawArticle[], now: number, opts: PrepareOptions = {}): { ok: PreparedArticle[]; rejected: RejectedArticle[] } {
   const ok: PreparedArticle[] = [];
   const rejected: RejectedArticle[] = [];
-  for (const r of raw) {
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!;
     try {
-      ok.push(prepareOne(r, now));
+      ok.push(prepareOne(r, i, now, opts.keepIds === true));
     } catch (err) {
-      rejected.push({ url: String(r?.url ?? ''), publisher: String(r?.publisher ?? ''), code: (err as { code?: string }).code ?? 'INGEST_INVALID', message: (err as Error).message });
+      const code = (err as { code?: string }).code ?? 'INVALID_ARTICLE';
+      rejected.push({
+        index: i,
+        url: typeof r?.url === 'string' ? safeField(r.url, MAX_URL) : '',
+        publisher: typeof r?.publisher === 'string' ? safeField(r.publisher, MAX_SHORT) : '',
+        reason: code === 'INVALID_URL' ? 'invalid_url' : 'invalid_article',
+        code,
+        message: safeText((err as Error).message ?? String(err)),
+      });
     }
   }
   return { ok, rejected };
 }
 
-export class InvalidRawArticleError extends Error {
-  readonly code = 'INGEST_INVALID';
+export class InvalidRawArticleError extends NewsaggError {
+  constructor(message: string) {
+    super('INVALID_ARTICLE', message);
+  }
 }
 
-function prepareOne(r: RawArticle, now: number): PreparedArticle {
-  if (!r || typeof r.url !== 'string' || typeof r.publisher !== 'string' || !r.publisher) throw new InvalidRawArticleError('article needs url and publisher');
-  const title = collapseSpaces(stripHtml(String(r.title ?? ''))).slice(0, 500);
-  if (!title) throw new InvalidRawArticleError(`article ${r.url} has no title`);
-  const canonical = canonicalUrl(r.url, r.canonical_url);
+function short(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? safeField(v, MAX_SHORT) : null;
+}
+
+function prepareOne(r: RawArticle, index: number, now: number, keepIds: boolean): PreparedArticle {
+  if (!r || typeof r !== 'object') throw new InvalidRawArticleError('an article must be an object');
+  if (typeof r.url !== 'string' || r.url === '') throw new InvalidRawArticleError('article needs a url');
+  if (r.url.length > MAX_URL) throw new InvalidUrlError(r.url.slice(0, 200) + '…');
+  const url = safeText(r.url);
+  const rawTitle = typeof r.title === 'string' ? r.title : '';
+  const title = collapseSpaces(stripHtml(safeField(rawTitle, MAX_TITLE * 4))).slice(0, MAX_TITLE);
+  if (!title) throw new InvalidRawArticleError(`article ${url.slice(0, 200)} has no title`);
+  const canonical = canonicalUrl(url, typeof r.canonical_url === 'string' ? safeText(r.canonical_url) : null);
   const hash = urlHash(canonical);
+  // a missing publisher is not an error: the URL's host stands in
+  const publisher = short(typeof r.publisher === 'string' ? r.publisher.trim() : null) ?? new URL(canonical).hostname;
   const parsed = dateMs(r.published_at);
   const published = Number.isNaN(parsed) ? now : parsed;
   // an article dated in the future is dated now: feeds that pre-date items would pin them on top
   const publishedAt = isoString(published > now + 10 * 60_000 ? now : published);
-  const summary = r.summary ? stripHtml(r.summary) : null;
-  const fp = fingerprint(title, summary, r.text ?? null);
+  const summary = typeof r.summary === 'string' && r.summary ? stripHtml(safeField(r.summary, MAX_SUMMARY)) : null;
+  const text = typeof r.text === 'string' && r.text ? safeField(r.text, MAX_TEXT) : null;
+  const feedCategory = short(r.feed_category);
+  const country = short(r.publisher_country);
+  const language = short(r.language);
+  const fp = fingerprint(title, summary, text);
   const e = enrich({
     // syndication noise (`| Outlet`, `UPDATE 2-`) would read as entities
-    id: hash, url: canonical, title: removeTitleNoise(title), summary, text: r.text ?? null, publisher: r.publisher, published_at: publishedAt,
-    feed_category: r.feed_category ?? null, publisher_country: r.publisher_country ?? null, language: r.language ?? null,
+    id: hash, url: canonical, title: removeTitleNoise(title), summary, text, publisher, published_at: publishedAt,
+    feed_category: feedCategory, publisher_country: country, language,
   });
+  const given = keepIds ? short(r.id) : null;
+  const thumb = typeof r.thumbnail === 'string' && r.thumbnail.length <= MAX_URL && /^https?:\/\//i.test(r.thumbnail) ? safeText(r.thumbnail) : null;
   return {
-    id: articleId(hash),
-    url: r.url,
+    index,
+    id: given ?? articleId(hash),
+    url,
     url_hash: hash,
     title,
     snippet: snippetOf(summary),
-    thumbnail: r.thumbnail ?? null,
-    publisher: r.publisher,
+    thumbnail: thumb,
+    publisher,
     published_at: publishedAt,
     hi: fp.hi,
     lo: fp.lo,
     sketch: fp.sketch,
     hasText: fp.hasText,
+    empty: !!fp.empty,
+    short: !!fp.short,
     simhash: simhashHex(fp.hi, fp.lo),
     language: e.language,
     category: e.category,
     region: e.region,
     places: e.places,
     entities: e.entities,
-    feed_category: r.feed_category ?? null,
-    publisher_country: r.publisher_country ?? null,
+    feed_category: feedCategory,
+    publisher_country: country,
   };
 }
 

@@ -1,10 +1,13 @@
 import { DedupCoordinator } from '../dedup/coordinator.js';
 import { shardKey, type DedupItem, type DedupShardMessage, type DedupShardReply } from '../dedup/dedup-shard.js';
 import { block } from '../dedup/simhash.js';
-import type { AddResult } from '../stories/clusterer.js';
-import { storyClusterBehaviour, type StoryClusterMsg } from '../stories/story-cluster.js';
+import { existingUrlHashes } from '../store/articles.js';
 import type { CachedStory } from '../store/feed-items.js';
+import { pruneRejected } from '../store/rejected.js';
+import { clusteredArticlesSince } from '../store/stories.js';
+import { storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type StoryClusterMsg } from '../stories/story-cluster.js';
 import type { Cache } from '../../runtime/cache.js';
+import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Metrics } from '../../runtime/metrics.js';
 import { siblingModule } from '../../runtime/module-url.js';
@@ -14,12 +17,15 @@ import type { TaskPool } from '../../runtime/task-pool.js';
 import { WorkerGroup } from '../../runtime/worker-group.js';
 import { MemoryWorkQueue, type WorkQueue } from '../../runtime/work-queue.js';
 import { AuthorityTable } from '../store/authority.js';
+import { Announcer } from './announce.js';
+import { Decider } from './decide.js';
 import { SqlFingerprints } from './fingerprints-sql.js';
 import { IngestPipeline, type Prepared } from './pipeline.js';
+import type { PrepareTask } from './prepare-task.js';
 import { prepareBatch } from './prepare.js';
-import { SqlStoryStore } from './story-store-sql.js';
 import type { ThumbnailJob } from './thumbnails.js';
-import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
+import type { RawArticle } from './types.js';
+import { BatchWriter } from './write.js';
 
 export interface IngestServiceOptions {
   system: ActorSystem;
@@ -37,8 +43,12 @@ export interface IngestServiceOptions {
   dedupWindowMs?: number;
   activeWindowMs?: number;
   maxBatch?: number;
-  /** how often expired dedup entries are dropped (default 10 min) */
+  /** raw articles waiting in the ingest log before appends wait (default 5,000) */
+  queueMax?: number;
+  /** how often expired dedup entries are dropped (default: a quarter of the window, at most 10 min) */
   expireEveryMs?: number;
+  /** how long work may wait without a batch stored before the node reports not ready (default 60 s) */
+  stallMs?: number;
   queue?: WorkQueue<RawArticle>;
   log?: Logger;
   metrics?: Metrics;
@@ -48,20 +58,45 @@ export interface IngestServiceOptions {
 }
 
 export interface IngestService {
-  /** append raw articles to the ingest log (waits when it is full) */
+  /** append raw articles to the ingest log; resolves once they are stored (rejects when they could not be) */
   ingest(articles: readonly RawArticle[]): Promise<void>;
-  /** resolves once everything appended so far is stored */
+  /** resolves once everything appended so far is stored and announced */
   drain(): Promise<void>;
   readonly pending: number;
-  stop(): Promise<void>;
+  /** throws when work has waited `stallMs` with no batch stored (a readiness check) */
+  checkProgress(): void;
+  /** stops intake, stores what is queued (up to `timeoutMs`); what is left is given up, never half-written */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 export const STORY_CLUSTER = 'story-cluster/0';
 
+/** Rejected-article records are kept this long after they were last seen. */
+const REJECTED_KEEP_MS = 30 * 86_400_000;
+
+/** Ingest made no progress for too long with work waiting: the node is not ready. */
+export class IngestStalledError extends Error {
+  readonly code = 'INGEST_STALLED';
+}
+
+/** The in-process ingest log as a node runs it. */
+export function ingestQueue(o: { maxBatch?: number | undefined; queueMax?: number | undefined; log?: Logger; onGiveUp?: () => void } = {}): MemoryWorkQueue<RawArticle> {
+  return new MemoryWorkQueue<RawArticle>({
+    maxBatch: o.maxBatch ?? 500,
+    lingerMs: 10,
+    highWater: o.queueMax ?? 5_000,
+    // prepare, decide, store and announce work on consecutive batches at once
+    concurrency: 4,
+    ...(o.log ? { log: o.log } : {}),
+    ...(o.onGiveUp ? { onGiveUp: o.onGiveUp } : {}),
+  });
+}
+
 /**
  * Wires the ingest path of a node: the ingest log, the CPU stage on the shared pool, the dedup
  * shards in their own worker (rebuilt from stored fingerprints), the StoryCluster actor
- * (replaying its window from stored articles) and the pipeline that writes each batch.
+ * (replaying its window from stored articles) and the pipeline that stores each batch before
+ * the log acknowledges it.
  */
 export async function startIngest(o: IngestServiceOptions): Promise<IngestService> {
   const log = o.log ?? silentLogger;
@@ -87,7 +122,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
       },
     },
     partitions,
-    fingerprints,
+    { windowMs: dedupWindowMs },
   );
   const stored = await fingerprints.loadAll(now() - dedupWindowMs);
   dedup.restore(stored);
@@ -110,8 +145,9 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
       refill = refill.then(async () => fill(await fingerprints.loadAll(now() - dedupWindowMs))).catch((err: unknown) => log.warn({ err: String(err) }, 'dedup shard refill failed'));
     };
   }
+  stored.length = 0;
 
-  const stories = new SqlStoryStore(o.sql);
+  const activeWindowMs = o.activeWindowMs ?? 48 * 3_600_000;
   // source authority (tier and record, recomputed by the maintenance pass) feeds the lead choice
   const authority = new AuthorityTable(o.sql);
   await authority.load().catch((err: unknown) => log.warn({ err: String(err) }, 'publisher authorities not loaded; leads use the default'));
@@ -119,97 +155,91 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     authority.load().catch((err: unknown) => log.warn({ err: String(err) }, 'publisher authorities not reloaded'));
   }, 10 * 60_000);
   authorityReload.unref();
-  o.system.register(storyClusterBehaviour({ store: stories, clusterer: { windowMs: o.activeWindowMs ?? 48 * 3_600_000, lead: { authority: authority.get } } }));
+  o.system.register(
+    storyClusterBehaviour({
+      store: { loadSince: async (since) => (await clusteredArticlesSince(o.sql, since)) as ClusteredArticle[] },
+      clusterer: { windowMs: activeWindowMs, lead: { authority: authority.get } },
+    }),
+  );
 
   const prepareUrl = siblingModule(import.meta.url, './prepare-task.js').filename;
   const prepare = o.pool
-    ? (items: RawArticle[]) => o.pool!.run<{ items: RawArticle[]; now: number }, { ok: PreparedArticle[]; rejected: RejectedArticle[] }>(prepareUrl, { items, now: now() })
+    ? (items: RawArticle[]) => o.pool!.run<PrepareTask, Prepared>(prepareUrl, { items, now: now() })
     : async (items: RawArticle[]) => prepareBatch(items, now());
 
-  const pipeline = new IngestPipeline({
-    sql: o.sql,
-    cache: o.cache,
-    prepare,
+  const decider = new Decider({
+    urls: { lookup: (hashes) => existingUrlHashes(o.sql, hashes) },
     dedup,
-    fingerprints,
-    cluster: (items) => o.system.ask<AddResult[]>(STORY_CLUSTER, { type: 'add-batch', items } as StoryClusterMsg, 120_000),
-    stories,
+    // a few ms of clustering per ask: I/O callbacks (the previous batch's transaction, the API) run between
+    clusterSlice: 10,
+    cluster: (items) => o.system.ask<ClusterBatchReply, StoryClusterMsg>(STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg, 120_000),
+  });
+  const pipeline = new IngestPipeline({
+    prepare,
+    decider,
+    writer: new BatchWriter(o.sql, fingerprints, log),
+    announcer: new Announcer({
+      sql: o.sql,
+      cache: o.cache,
+      log,
+      ...(o.onStories ? { onStories: o.onStories } : {}),
+      ...(o.thumbnails ? { thumbnails: o.thumbnails } : {}),
+    }),
     log,
     ...(o.metrics ? { metrics: o.metrics } : {}),
-    ...(o.onStories ? { onStories: o.onStories } : {}),
-    ...(o.thumbnails ? { thumbnails: o.thumbnails } : {}),
   });
-  const queue = o.queue ?? new MemoryWorkQueue<RawArticle>({ maxBatch: o.maxBatch ?? 500, lingerMs: 10, log });
+  const givenUp = o.metrics?.counter('newsagg_ingest_batches_given_up_total', 'Ingest batches given up after repeated failures (their publishers offer them again)');
+  const queue = o.queue ?? ingestQueue({ maxBatch: o.maxBatch, queueMax: o.queueMax, log, onGiveUp: () => givenUp?.inc(1) });
+  const queued = o.metrics?.gauge('newsagg_ingest_queue_items', 'Raw articles in the ingest log not yet stored', [], (g) => g.set(queue.pending));
+  void queued;
+
   // entries past the dedup window leave the shard tables and the fingerprint table
   const expiry = setInterval(() => {
     void (async () => {
       const removed = await dedup.expire(now());
       const pruned = await fingerprints.prune(now() - dedupWindowMs);
-      log.debug({ removed, pruned }, 'dedup window expired');
-    })().catch((err: unknown) => log.warn({ err: String(err) }, 'dedup expiry failed'));
-  }, o.expireEveryMs ?? 10 * 60_000);
+      const rejected = await pruneRejected(o.sql, now() - REJECTED_KEEP_MS);
+      log.debug({ removed, pruned, rejected }, 'dedup window expired');
+    })().catch((err: unknown) => log.warn({ err: describeError(err) }, 'dedup expiry failed'));
+  }, o.expireEveryMs ?? Math.min(10 * 60_000, Math.max(1_000, dedupWindowMs / 4)));
   expiry.unref();
-  // Four stages in flight on consecutive batches: while one batch is announced (feed cache,
-  // events), the next is written (one transaction), the one after is deduplicated and
-  // clustered, and the one after that is prepared on the CPU pool. Each stage handles batches
-  // in order; a failing stage is retried, never dropped.
-  const retrying = async <T>(what: string, size: number, fn: () => Promise<T>): Promise<T> => {
-    for (;;) {
-      try {
-        return await fn();
-      } catch (err) {
-        log.warn({ err: String(err), size }, `ingest batch ${what} failed; retrying`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-  };
-  let deciding: Promise<unknown> = Promise.resolve();
-  let writing: Promise<unknown> = Promise.resolve();
-  let announcing: Promise<void> = Promise.resolve();
-  // the last few batches' writes and announcements, newest last: how far behind a stage may fall
-  const writes: Promise<unknown>[] = [];
-  const announcements: Promise<unknown>[] = [];
+
   queue.consume(async (batch) => {
-    const prepared: Prepared = await pipeline.prepare(batch);
-    const previousDecide = deciding;
-    const decided = previousDecide.then(() => retrying('decide', prepared.ok.length, () => pipeline.decide(prepared)));
-    deciding = decided;
-    const written = Promise.all([decided, writing]).then(async ([d]) => {
-      await retrying('write', d.rows.length, () => pipeline.write(d));
-      return d;
-    });
-    writing = written;
-    announcing = Promise.all([written, announcing]).then(async ([d]) => {
-      const r = await retrying('announce', d.rows.length, () => pipeline.announce(d));
-      log.debug(r, 'ingest batch stored');
-    });
-    writes.push(written);
-    announcements.push(announcing);
-    if (writes.length > 3) writes.shift();
-    if (announcements.length > 4) announcements.shift();
-    // the next batch is prepared while this one is decided, the one before written and the one
-    // before that announced: wait for the decide before this, the write two back, the announcement three back
-    await Promise.all([previousDecide, writes.length === 3 ? writes[0] : undefined, announcements.length === 4 ? announcements[0] : undefined]);
+    const r = await pipeline.handle(batch);
+    log.debug(r, 'ingest batch stored');
   });
-  const drain = async () => {
-    await queue.drain();
-    await deciding;
-    await writing;
-    await announcing;
-  };
+
+  // progress: when work began waiting, and when a batch was last stored
+  let busySince = 0;
+  const stallMs = o.stallMs ?? 60_000;
   return {
-    ingest: (articles) => queue.append(articles),
-    drain,
+    ingest: (articles) => {
+      if (queue.pending === 0) busySince = Date.now();
+      return queue.append(articles);
+    },
+    async drain() {
+      await queue.drain();
+      await pipeline.settled();
+    },
     get pending() {
       return queue.pending;
     },
-    async stop() {
+    checkProgress() {
+      if (queue.pending === 0) return;
+      const since = Math.max(busySince, pipeline.lastStoredAt);
+      const idle = Date.now() - since;
+      if (idle > stallMs) throw new IngestStalledError(`ingest stored nothing for ${Math.round(idle / 1000)} s with ${queue.pending} articles waiting`);
+    },
+    async stop(timeoutMs) {
       clearInterval(expiry);
       clearInterval(authorityReload);
-      await queue.close();
-      await deciding;
-      await writing;
-      await announcing;
+      const started = Date.now();
+      await queue.close(timeoutMs);
+      // announcements of what was stored; a stuck one is not worth the rest of the shutdown
+      const left = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - (Date.now() - started));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([pipeline.settled(), ...(left === undefined ? [] : [new Promise<void>((r) => (timer = setTimeout(r, left)))])]);
+      clearTimeout(timer);
     },
   };
 }

@@ -1,18 +1,21 @@
 import type { Entity } from '../enrich/entities.js';
 
 /**
- * A raw article as publishers, WebSub pushes and the sitemap crawler emit it into the ingest
- * log: plain data, possibly with transient full text that is never stored.
+ * A raw article: what publishers, WebSub pushes and the sitemap crawler put into the ingest log,
+ * and what `newsagg process` reads from each input line. Plain data, possibly with transient
+ * full text that is never stored. The one raw-article shape of the project.
  */
 export interface RawArticle {
+  /** the caller's id; `newsagg process` keeps it, a node derives ids from the URL instead */
   id?: string | null;
   url: string;
   title: string;
   summary?: string | null;
   /** transient: used for fingerprints and enrichment, never stored */
   text?: string | null;
-  /** publisher id */
-  publisher: string;
+  /** publisher id; missing or empty = the URL's host stands in */
+  publisher?: string | null;
+  /** ISO-8601; missing or unreadable = the time it was prepared */
   published_at: string | null;
   feed_category?: string | null;
   publisher_country?: string | null;
@@ -23,6 +26,8 @@ export interface RawArticle {
 
 /** A raw article after the CPU stage: identity, fingerprint and enrichment, ready for dedup. */
 export interface PreparedArticle {
+  /** position of the raw article in its batch */
+  index: number;
   id: string;
   url: string;
   url_hash: string;
@@ -36,6 +41,9 @@ export interface PreparedArticle {
   lo: number;
   sketch: Uint8Array | null;
   hasText: boolean;
+  /** no word to fingerprint: never matched as a near-duplicate */
+  empty: boolean;
+  short: boolean;
   simhash: string;
   language: string;
   category: string;
@@ -46,10 +54,17 @@ export interface PreparedArticle {
   publisher_country: string | null;
 }
 
-/** A raw article the CPU stage refused (bad URL, no title), with the reason. */
+/** Why an article was set aside instead of stored (the `reason` of `rejected_articles`, the metric label). */
+export type RejectReason = 'invalid_article' | 'invalid_url' | 'cluster_failed' | 'storage_rejected';
+
+/** A raw article the pipeline set aside, with the reason. */
 export interface RejectedArticle {
+  /** position of the raw article in its batch (-1 when unknown) */
+  index: number;
   url: string;
   publisher: string;
+  reason: RejectReason;
+  /** stable machine code (INVALID_URL, INVALID_ARTICLE, a SQLSTATE...) */
   code: string;
   message: string;
 }

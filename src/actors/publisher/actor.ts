@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ActorContext, Behaviour } from '../../runtime/actor.js';
 import { FeedUnparseableError, UnexpectedStatusError, failureOf } from './errors.js';
-import { freshEntries, markSeen } from './entries.js';
+import { freshEntries, markSeen, MAX_ENTRIES_PER_POLL } from './entries.js';
 import { nameAfterPoll } from './name.js';
 import { accelerate, beginPoll, DEFAULT_POLICY, initialPolicyState, jittered, onPollFailure, onPollSuccess, onPushed, type PolicyConfig } from './policy.js';
-import { fromStored, newPublisher, statusOf, toStored, type LivePublisher, type PublisherConfig, type PublisherStatus, type PublisherStore } from './state.js';
+import { fromStored, newPublisher, statusOf, toStored, type InFlightEmit, type LivePublisher, type PublisherConfig, type PublisherStatus, type PublisherStore } from './state.js';
 import type { EmitFn, FetchFn, HubPostFn, ParsedFeed, ParseFn } from './types.js';
 import { handlePush, handleRenew, handleRequested, handleVerify, maybeSubscribe, scheduleRenewal, type WebSubDeps } from './websub-handlers.js';
 import { pushActive } from './websub.js';
@@ -14,6 +14,15 @@ import type { WebSubIntents } from './websub-intents.js';
  * PublisherActor: one per feed (`publisher/<id>`). It owns the feed's polling state, polls on
  * its own timer (one entry in the node's timer heap), emits entries it has not emitted before
  * into the ingest log, and takes WebSub pushes through the same path. Effects are injected.
+ *
+ * Acknowledged ingest: the ingest log's `emit` resolves once the articles are stored. The actor
+ * does not wait for it (it keeps answering WebSub verifications and status asks); the outcome
+ * comes back as a message to itself, `acked` or `emit-failed`. Only on `acked` do the feed's
+ * validators (ETag, Last-Modified) and seen ring move past those entries, so after a crash the
+ * next poll fetches them again (idempotent writes absorb what was stored already). Entries in
+ * flight are not emitted twice meanwhile, and a publisher's next poll waits for its previous
+ * poll's articles. The persisted `unackedSince` makes a restarted node poll such a publisher
+ * again within `unackedRepollMs`.
  */
 
 export type PublisherMsg =
@@ -24,7 +33,11 @@ export type PublisherMsg =
   | { type: 'websub-verify'; mode: string; topic: string; challenge?: string | null; leaseSeconds?: number | null; reason?: string | null }
   | { type: 'websub-push'; body: Uint8Array | string; signature: string | null; contentType: string | null }
   | { type: 'websub-requested'; ok: boolean; error: string | null }
-  | { type: 'websub-renew' };
+  | { type: 'websub-renew' }
+  /** the articles of emit `seq` are stored: record them as seen (and the poll's validators) */
+  | { type: 'acked'; seq: number }
+  /** emit `seq` could not be stored: its entries count as new again */
+  | { type: 'emit-failed'; seq: number; error: string };
 
 /** Replies: `status` → PublisherStatus; `websub-verify` / `websub-push` → HTTP status and body for the route. */
 export type PublisherReply =
@@ -48,7 +61,14 @@ export interface PublisherDeps {
   restartSpreadMs?: number;
   /** when a never-polled publisher at `url` polls first (see first-poll.ts); default: the policy's initial spread */
   firstPollAt?: (url: string, now: number) => number;
+  /** a publisher loaded with articles never acknowledged polls within this (default 30 s) */
+  unackedRepollMs?: number;
+  /** entries taken from one document, newest first (default 100) */
+  maxEntriesPerPoll?: number;
 }
+
+/** While a poll's articles are being stored, the next poll is put off by this much. */
+const POLL_WAIT_MS = 5_000;
 
 const POLL: PublisherMsg = { type: 'poll' };
 
@@ -76,19 +96,63 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
     if (p.url) ctx.schedule(Math.max(0, p.nextPollAt - deps.now()), POLL, 'poll');
   };
 
-  /** Emit what is new in a document; returns how many articles went out. Throws when emit fails (nothing is marked). */
-  const ingest = async (p: LivePublisher, parsed: ParsedFeed, now: number): Promise<{ emitted: number; publishedTimes: number[] }> => {
-    const fresh = freshEntries(parsed, p.seen, p, now, p.rateAt === null);
+  let emitSeq = 0;
+
+  /** Key hashes and fingerprints of the entries in flight (not emitted again meanwhile). */
+  const pendingMarks = (p: LivePublisher): Set<number> | null => {
+    if (!p.inflight) return null;
+    const out = new Set<number>();
+    for (const e of p.inflight) for (const m of e.marks) if (m !== 0) out.add(m);
+    return out;
+  };
+
+  /**
+   * Emit what is new in a document, without waiting for it to be stored: the outcome comes back
+   * as `acked` / `emit-failed`. Returns how many articles went out. Entries that yield no article
+   * (no link) are settled at once, and so are a poll's validators when nothing went out.
+   */
+  const ingest = (p: LivePublisher, parsed: ParsedFeed, now: number, ctx: ActorContext, validators: InFlightEmit['validators']): { emitted: number; publishedTimes: number[] } => {
+    const fresh = freshEntries(parsed, p.seen, p, now, { wantTimes: p.rateAt === null, maxEntries: deps.maxEntriesPerPoll ?? MAX_ENTRIES_PER_POLL, pending: pendingMarks(p) });
     p.seen = fresh.seen;
-    if (fresh.articles.length > 0) await deps.emit(fresh.articles);
-    markSeen(p.seen, fresh.marks);
     p.name = nameAfterPoll(p.name, p.url, parsed.feed.title);
-    p.newEntries += fresh.articles.length;
+    if (fresh.articles.length === 0) {
+      markSeen(p.seen, fresh.marks);
+      if (validators) {
+        p.etag = validators.etag;
+        p.lastModified = validators.lastModified;
+      }
+      return { emitted: 0, publishedTimes: fresh.publishedTimes };
+    }
+    const seq = ++emitSeq;
+    (p.inflight ??= []).push({ seq, marks: fresh.marks, validators, count: fresh.articles.length });
+    p.unackedSince ??= now;
+    const self = ctx.self;
+    deps.emit(fresh.articles).then(
+      () => ctx.send<PublisherMsg>(self, { type: 'acked', seq }),
+      (err: unknown) => ctx.send<PublisherMsg>(self, { type: 'emit-failed', seq, error: failureOf(err).message ?? String(err) }),
+    );
     return { emitted: fresh.articles.length, publishedTimes: fresh.publishedTimes };
+  };
+
+  /** Takes emit `seq` out of the in-flight list (null when unknown, e.g. after a restart). */
+  const settle = (p: LivePublisher, seq: number): InFlightEmit | null => {
+    const at = p.inflight?.findIndex((e) => e.seq === seq) ?? -1;
+    if (at < 0) return null;
+    const [e] = p.inflight!.splice(at, 1);
+    if (p.inflight!.length === 0) {
+      p.inflight = null;
+      p.unackedSince = null;
+    }
+    return e!;
   };
 
   const poll = async (p: LivePublisher, ctx: ActorContext): Promise<void> => {
     if (!p.url) return;
+    // the last poll's articles are still being stored: its validators are not ours to send yet
+    if (p.inflight?.some((e) => e.validators !== null)) {
+      ctx.schedule(POLL_WAIT_MS, POLL, 'poll');
+      return;
+    }
     const start = deps.now();
     Object.assign(p, beginPoll(p, start));
     p.polls++;
@@ -107,17 +171,8 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
         } catch (err) {
           throw new FeedUnparseableError(p.url, err);
         }
-        let out: { emitted: number; publishedTimes: number[] };
-        try {
-          out = await ingest(p, parsed, now);
-        } catch (err) {
-          // the ingest log is down: not the publisher's fault, so no failure count; retry soon
-          p.lastError = `EMIT_FAILED: ${failureOf(err).message}`;
-          p.nextPollAt = now + jittered(cfg.minIntervalMs, deps.random, cfg);
-          return;
-        }
-        p.etag = res.etag;
-        p.lastModified = res.lastModified;
+        const out = ingest(p, parsed, now, ctx, { etag: res.etag, lastModified: res.lastModified });
+        if (!p.inflight) p.unackedSince = null;
         hints.ttlMinutes = parsed.meta?.ttlMinutes ?? null;
         if (ws) maybeSubscribe(p, parsed.meta, ws, ctx, out.emitted);
         Object.assign(
@@ -146,6 +201,8 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
       // overdue after downtime: spread the catch-up polls instead of firing them all at once
       if (p.nextPollAt < now) p.nextPollAt = now + Math.floor(deps.random() * Math.min(p.intervalMs, deps.restartSpreadMs ?? 5 * 60_000));
       if (p.polls === 0 && p.url && deps.firstPollAt) p.nextPollAt = Math.min(p.nextPollAt, deps.firstPollAt(p.url, now));
+      // articles it emitted were never acknowledged (the node stopped first): fetch them again soon
+      if (p.unackedSince !== null) p.nextPollAt = Math.min(p.nextPollAt, now + Math.floor(deps.random() * (deps.unackedRepollMs ?? 30_000)));
       schedulePoll(p, ctx);
       ws?.intents?.note(p);
       if (ws && p.websub?.status === 'active') scheduleRenewal(p, ctx, now);
@@ -195,8 +252,33 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
           if (ws) handleRenew(p, ws, ctx);
           await save(p);
           return undefined;
+        case 'acked': {
+          const e = settle(p, msg.seq);
+          if (!e) return undefined;
+          markSeen(p.seen, e.marks);
+          if (e.validators) {
+            p.etag = e.validators.etag;
+            p.lastModified = e.validators.lastModified;
+          }
+          p.newEntries += e.count;
+          await save(p);
+          return undefined;
+        }
+        case 'emit-failed': {
+          const e = settle(p, msg.seq);
+          if (!e) return undefined;
+          // the ingest log could not store them: not the publisher's fault, so no failure count;
+          // nothing was marked, so the next poll (soon) finds the same entries new again
+          p.lastError = `EMIT_FAILED: ${msg.error}`;
+          if (e.validators) {
+            p.nextPollAt = deps.now() + jittered(cfg.minIntervalMs, deps.random, cfg);
+            schedulePoll(p, ctx);
+          }
+          await save(p);
+          return undefined;
+        }
         case 'websub-push': {
-          const reply = await handlePush(p, msg, deps.parse, async (parsed, now) => (await ingest(p, parsed, now)).emitted, deps.now());
+          const reply = await handlePush(p, msg, deps.parse, async (parsed, now) => ingest(p, parsed, now, ctx, null).emitted, deps.now());
           if (reply.accepted) Object.assign(p, onPushed(p, reply.emitted, deps.now(), cfg));
           await save(p);
           return reply;

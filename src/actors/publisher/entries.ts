@@ -51,7 +51,7 @@ export function toRawArticle(e: FeedEntry, p: PublisherIdentity, feed: ParsedFee
 
 export interface FreshEntries {
   articles: RawArticle[];
-  /** (key hash, fingerprint) pairs to record once the articles are safely emitted */
+  /** (key hash, fingerprint) pairs to record once the articles are stored */
   marks: number[];
   /** the seen ring, possibly grown to fit this document */
   seen: SeenRing;
@@ -59,27 +59,53 @@ export interface FreshEntries {
   publishedTimes: number[];
 }
 
+export interface FreshOptions {
+  /** publish times wanted (the first poll seeds the publishing rate) */
+  wantTimes?: boolean;
+  /** take at most this many entries of the document, newest first (the rest are left alone) */
+  maxEntries?: number;
+  /** key hashes and fingerprints of entries emitted and not yet stored: not emitted twice meanwhile */
+  pending?: ReadonlySet<number> | null;
+}
+
+/** Default for `maxEntries`: a feed of a hundred thousand entries must not flood ingest. */
+export const MAX_ENTRIES_PER_POLL = 100;
+
+/** The newest `max` entries of a document (by published, else updated; undated ones last), in document order. */
+export function newestEntries(entries: readonly FeedEntry[], max: number): readonly FeedEntry[] {
+  if (entries.length <= max) return entries;
+  const times = entries.map((e) => {
+    const t = Date.parse(e.published ?? e.updated ?? '');
+    return Number.isFinite(t) ? t : -Infinity;
+  });
+  const order = Array.from(entries.keys()).sort((a, b) => times[b]! - times[a]! || a - b);
+  return order.slice(0, max).sort((a, b) => a - b).map((i) => entries[i]!);
+}
+
 /**
- * The entries of a document that were not emitted before (nor earlier in the same document).
- * Publish times are collected only when asked (`wantTimes`: the first poll seeds the rate).
+ * The entries of a document that were not emitted before (nor earlier in the same document, nor
+ * in an emit still waiting to be stored), among its newest `maxEntries`.
  */
-export function freshEntries(parsed: ParsedFeed, seenRing: SeenRing, p: PublisherIdentity, now: number, wantTimes = true): FreshEntries {
-  const seen = ensureSeenCapacity(seenRing, parsed.entries.length);
+export function freshEntries(parsed: ParsedFeed, seenRing: SeenRing, p: PublisherIdentity, now: number, o: FreshOptions = {}): FreshEntries {
+  const wantTimes = o.wantTimes ?? true;
+  const pending = o.pending ?? null;
+  const entries = newestEntries(parsed.entries, o.maxEntries ?? MAX_ENTRIES_PER_POLL);
+  const seen = ensureSeenCapacity(seenRing, entries.length);
   const articles: RawArticle[] = [];
   const marks: number[] = [];
   const publishedTimes: number[] = [];
   const batch = new Set<number>();
-  for (const e of parsed.entries) {
+  for (const e of entries) {
     if (wantTimes) {
       const t = Date.parse(e.published ?? e.updated ?? '');
       if (Number.isFinite(t)) publishedTimes.push(t);
     }
     const key = entryKeyHash(e);
     // most entries of a changed feed are old: a known key settles it without the costlier fingerprint
-    if (key !== 0 && seenHas(seen, key, 0)) continue;
+    if (key !== 0 && (seenHas(seen, key, 0) || pending?.has(key))) continue;
     const fp = entryFingerprint(e);
     if (key === 0 && fp === 0) continue;
-    if (seenHas(seen, 0, fp)) continue;
+    if (seenHas(seen, 0, fp) || (fp !== 0 && pending?.has(fp))) continue;
     // keys and fingerprints share one set: a collision between them only makes an entry look old
     if ((key !== 0 && batch.has(key)) || (fp !== 0 && batch.has(fp))) continue;
     if (key !== 0) batch.add(key);

@@ -23,12 +23,28 @@ export interface PublisherState extends PolicyState {
   /** failed polls since the publisher was added */
   errors: number;
   websub: WebSubState | null;
-  /** emitted-entry ring (see seen.ts), base64 */
+  /** emitted-entry ring (see seen.ts), base64: entries whose articles are stored */
   seen: string;
+  /**
+   * since when articles this publisher emitted wait to be stored (null: none): after a crash, a
+   * publisher with unacknowledged articles polls again promptly, since its validators and seen
+   * ring were never moved past them
+   */
+  unackedSince?: number | null;
 }
 
-/** The actor's in-memory state: the persisted shape, with the seen ring decoded once. */
-export type LivePublisher = Omit<PublisherState, 'seen'> & { seen: SeenRing };
+/** Articles emitted and not yet acknowledged as stored, with what to record once they are. */
+export interface InFlightEmit {
+  seq: number;
+  /** (key hash, fingerprint) pairs of the entries, marked seen on acknowledgement */
+  marks: number[];
+  /** the validators of the poll that found them (null for a WebSub push) */
+  validators: { etag: string | null; lastModified: string | null } | null;
+  count: number;
+}
+
+/** The actor's in-memory state: the persisted shape, with the seen ring decoded once and the emits in flight. */
+export type LivePublisher = Omit<PublisherState, 'seen' | 'unackedSince'> & { seen: SeenRing; unackedSince: number | null; inflight: InFlightEmit[] | null };
 
 /** Store for publisher state; the SQL implementation lives with the storage layer. */
 export interface PublisherStore {
@@ -98,6 +114,8 @@ function live(s: Omit<PublisherState, 'seen'>, seen: SeenRing): LivePublisher {
     errors: s.errors ?? 0,
     websub: s.websub ? { ...s.websub } : null,
     seen,
+    unackedSince: s.unackedSince ?? null,
+    inflight: null,
   };
 }
 
@@ -124,7 +142,8 @@ export function newPublisher(id: string, cfg: PublisherConfig, now: number, rand
 }
 
 export function toStored(p: LivePublisher): PublisherState {
-  return { ...p, websub: p.websub ? { ...p.websub } : null, seen: seenToBase64(p.seen) };
+  const { inflight: _inflight, ...rest } = p;
+  return { ...rest, websub: p.websub ? { ...p.websub } : null, seen: seenToBase64(p.seen) };
 }
 
 export function fromStored(s: PublisherState): LivePublisher {

@@ -46,7 +46,11 @@ export function simhashFromSql(v: string | null): string | null {
 
 const monthsByDb = new WeakMap<Sql, Set<string>>();
 
-/** Make sure the month partitions for these instants exist (memoised per database handle). */
+/**
+ * Make sure the month partitions for these instants exist (memoised per database handle). Call
+ * it on the pool rather than inside a transaction where one is coming: a partition created in a
+ * transaction that rolls back would be remembered but gone.
+ */
 export async function ensurePartitionsFor(sql: Sql, isoDates: readonly string[]): Promise<void> {
   let knownMonths = monthsByDb.get(sql);
   if (!knownMonths) monthsByDb.set(sql, (knownMonths = new Set()));
@@ -69,9 +73,9 @@ export async function ensurePartitionsFor(sql: Sql, isoDates: readonly string[])
  * the column order below, not an object: PostgreSQL parses no key names and sorts no keys, and reads
  * each field by position (the statement cost ~7 % less backend CPU than with jsonb_to_recordset).
  */
-export async function upsertArticles(sql: Sql, rows: readonly ArticleRow[]): Promise<void> {
+export async function upsertArticles(sql: Sql, rows: readonly ArticleRow[], opts: { partitionsReady?: boolean } = {}): Promise<void> {
   if (rows.length === 0) return;
-  await ensurePartitionsFor(sql, rows.map((r) => r.published_at));
+  if (!opts.partitionsReady) await ensurePartitionsFor(sql, rows.map((r) => r.published_at));
   const list = rows.map((r) => [
     r.id, r.url, r.url_hash, simhashToSql(r.simhash), r.title, clampSnippet(r.snippet), r.thumbnail_url, r.publisher_id, r.published_at,
     r.category, r.region, r.language, r.story_id, r.duplicate_of, r.entities ?? [], r.places ?? [],

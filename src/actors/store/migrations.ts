@@ -271,6 +271,26 @@ END
 $fn$;
 `;
 
+// Articles ingest set aside (refused by the CPU stage, the clusterer or the database) with the
+// reason, so one bad article never holds the others back and an operator can see what went.
+// One row per URL and reason (`url_key`): a redelivered batch counts an attempt.
+const rejectedArticles = `
+CREATE TABLE rejected_articles (
+  id bigserial PRIMARY KEY,
+  url_key text NOT NULL UNIQUE,
+  url text NOT NULL,
+  publisher_id text,
+  reason text NOT NULL,
+  code text NOT NULL,
+  message text NOT NULL,
+  article text,
+  attempts integer NOT NULL DEFAULT 1,
+  first_at timestamptz NOT NULL DEFAULT now(),
+  last_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX rejected_articles_last_idx ON rejected_articles (last_at);
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -280,6 +300,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 5, name: 'search plans queries with common words for their literal', sql: searchCommonLexemes },
   { version: 6, name: 'drop the url_hash index the unique (url_hash, published_at) index makes redundant', sql: dropRedundantUrlHashIndex },
   { version: 7, name: 'cheaper ingest writes: drop indexes no query uses, no search vector for duplicates', sql: cheaperIngestWrites },
+  { version: 8, name: 'rejected articles: what ingest set aside, with the reason', sql: rejectedArticles },
   { version: 18, name: 'breaking stories: the active set and its recent history', sql: breakingStories },
   { version: 21, name: 'readers: interests by stable reader id, clicks by reader with their publisher', sql: readers },
   { version: 22, name: 'publisher authority from tier and record', sql: publisherAuthority },

@@ -132,3 +132,10 @@ export async function savePublisherState(sql: Sql, id: string, state: Record<str
       s.article_count, Math.round(s.poll_interval_seconds), s.websub_hub, ts(s.websub_lease_expires_at), s.name ?? ''],
   );
 }
+
+/** Names of these publishers by id (those that exist). */
+export async function publisherNames(sql: Sql, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql.query<{ id: string; name: string }>('SELECT id, name FROM publishers WHERE id = ANY($1::text[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -1,4 +1,6 @@
 import type { Sql } from '../../runtime/sql.js';
+import type { StorySummary } from '../stories/clusterer.js';
+import { storyScore } from './feed-items.js';
 
 /** A story as stored (DESIGN §4): one event, many articles, one lead. */
 export interface StoryRow {
@@ -15,7 +17,40 @@ export interface StoryRow {
   score: number;
 }
 
-/** Batched idempotent upsert; the newest version of a story wins. */
+/** A story as the clusterer describes it, as a row (its counts are recounted from the stored articles when written). */
+export function storyRowOf(v: StorySummary): StoryRow {
+  const row = {
+    id: v.id,
+    title: v.title,
+    lead_article_id: v.lead_article_id,
+    article_count: v.article_count,
+    publisher_count: v.publisher_count,
+    first_seen: new Date(v.first_seen).toISOString(),
+    updated_at: new Date(v.updated).toISOString(),
+    category: v.category,
+    regions: v.regions,
+    entities: v.entities,
+    score: 0,
+  };
+  return { ...row, score: storyScore(row) };
+}
+
+/**
+ * Articles and distinct publishers per story, counted from the stored rows (inside the batch's
+ * transaction, after its articles are written): a story's counts are then exact whatever was
+ * replayed, redelivered or refused on the way.
+ */
+export async function countStoryArticles(sql: Sql, ids: readonly string[]): Promise<Map<string, { articles: number; publishers: number }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql.query<{ id: string; n: number; p: number }>(
+    `SELECT story_id AS id, count(*)::int AS n, count(DISTINCT publisher_id)::int AS p
+       FROM articles WHERE story_id = ANY($1::text[]) GROUP BY story_id`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, { articles: r.n, publishers: r.p }]));
+}
+
+/** Batched idempotent upsert; the newest version of a story wins, counts as given (see `countStoryArticles`). */
 export async function upsertStories(sql: Sql, rows: readonly StoryRow[]): Promise<void> {
   if (rows.length === 0) return;
   const cols: unknown[][] = Array.from({ length: 11 }, () => []);
@@ -31,8 +66,7 @@ export async function upsertStories(sql: Sql, rows: readonly StoryRow[]): Promis
                    $9::text[], $10::text[], $11::float8[]) AS s(id, title, lead, ac, pc, fs, up, cat, regions, ent, score)
      ON CONFLICT (id) DO UPDATE SET
        title = EXCLUDED.title, lead_article_id = EXCLUDED.lead_article_id,
-       article_count = GREATEST(stories.article_count, EXCLUDED.article_count),
-       publisher_count = GREATEST(stories.publisher_count, EXCLUDED.publisher_count),
+       article_count = EXCLUDED.article_count, publisher_count = EXCLUDED.publisher_count,
        first_seen = LEAST(stories.first_seen, EXCLUDED.first_seen),
        updated_at = GREATEST(stories.updated_at, EXCLUDED.updated_at),
        category = EXCLUDED.category, regions = EXCLUDED.regions, entities = EXCLUDED.entities, score = EXCLUDED.score`,
@@ -143,4 +177,43 @@ export async function storySignals(sql: Sql, ids: readonly string[]): Promise<St
     [ids],
   );
   return rows;
+}
+
+/** A stored article as the story actor replays it after a restart. */
+export interface ReplayedArticle {
+  article: { id: string; url: string; title: string; summary: string | null; publisher: string; published_at: number; language: string | null; duplicate_of: string | null };
+  hints: { entities: unknown[]; places: string[]; category?: string; region?: string };
+  story_id: string;
+}
+
+/**
+ * The clustered articles published since `since`, in the order they were decided (batches by
+ * the time they were stored, then dedup handle), for the story actor to rebuild its window. A
+ * wordless article has no fingerprint and comes after its batch's others.
+ */
+export async function clusteredArticlesSince(sql: Sql, since: number): Promise<ReplayedArticle[]> {
+  const { rows } = await sql.query<{
+    id: string; url: string; title: string; snippet: string | null; publisher_id: string; published_ms: string; language: string | null;
+    duplicate_of: string | null; story_id: string; category: string | null; region: string | null; entities: unknown[]; places: string[];
+  }>(
+    `SELECT a.id, a.url, a.title, a.snippet, a.publisher_id, (extract(epoch FROM a.published_at) * 1000)::bigint::text AS published_ms,
+            a.language, a.duplicate_of, a.story_id, a.category, a.region, a.entities, a.places
+       FROM articles a LEFT JOIN fingerprints f ON f.article_id = a.id
+      WHERE a.published_at >= $1 AND a.story_id IS NOT NULL
+      ORDER BY a.ingested_at, f.handle NULLS LAST, a.id`,
+    [new Date(since).toISOString()],
+  );
+  return rows.map((r) => ({
+    article: {
+      id: r.id, url: r.url, title: r.title, summary: r.snippet, publisher: r.publisher_id, published_at: Number(r.published_ms),
+      language: r.language, duplicate_of: r.duplicate_of,
+    },
+    hints: {
+      entities: Array.isArray(r.entities) ? r.entities : [],
+      places: Array.isArray(r.places) ? r.places : [],
+      ...(r.category ? { category: r.category } : {}),
+      ...(r.region ? { region: r.region } : {}),
+    },
+    story_id: r.story_id,
+  }));
 }

@@ -16,6 +16,9 @@ import { addInto, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.
  * queryable through `get`.
  */
 
+/** A story as stored and announced: a view without its article list (which can be long). */
+export type StorySummary = Omit<StoryView, 'article_ids'>;
+
 export interface StoryView {
   id: string;
   title: string;
@@ -34,8 +37,8 @@ export interface StoryView {
 export interface AddResult {
   storyId: string;
   joined: boolean;
-  /** how the story was chosen */
-  via: 'new' | 'score' | 'duplicate';
+  /** how the story was chosen ('known': the article was added before, nothing changed) */
+  via: 'new' | 'score' | 'duplicate' | 'known';
   score: number;
   leadChanged: boolean;
   leadArticleId: string;
@@ -137,6 +140,9 @@ export class StoryClusterer {
 
   /** Add one article (with its enrichment when available); returns the story it went to. */
   add(a: ArticleInput, hints: ClusterHints = {}): AddResult {
+    // added again (a batch decided but not stored, delivered once more): it stays where it is
+    const known = this.articleStory.get(a.id);
+    if (known) return { storyId: known.id, joined: true, via: 'known', score: 0, leadChanged: false, leadArticleId: known.lead.articleId, articleCount: known.n };
     const t = toMillis(a.published_at);
     if (Number.isFinite(t) && t > this.clock) this.clock = t;
     if (this.clock - this.lastSweep > this.windowMs / 48) this.evictBefore(this.clock - this.windowMs);
@@ -164,6 +170,18 @@ export class StoryClusterer {
   get(id: string): StoryView | undefined {
     const s = this.byId.get(id);
     return s ? this.view(s, true) : this.archive.get(id);
+  }
+
+  /** An active story without its article list (what a store writes after each change). */
+  summary(id: string): StorySummary | undefined {
+    const s = this.byId.get(id);
+    if (!s) return undefined;
+    const ents = [...s.entityIds].map((e) => this.vocab.name(e).slice(2));
+    return {
+      id: s.id, title: s.lead.title, lead_article_id: s.lead.articleId, article_count: s.n,
+      publisher_count: s.publishers.length, first_seen: s.firstSeen, updated: s.updated,
+      category: s.category, regions: [...s.regions], entities: ents, active: true,
+    };
   }
 
   /** Story id of an article still in the active window. */

@@ -1,0 +1,171 @@
+import type { DedupDecision, DedupInput, StoredFingerprint } from '../dedup/coordinator.js';
+import type { ArticleRow, RefreshRow } from '../store/articles.js';
+import { storyRowOf, type StoryRow } from '../store/stories.js';
+import type { StorySummary } from '../stories/clusterer.js';
+import type { ClusterBatchReply, ClusterItem } from '../stories/story-cluster.js';
+import type { ThumbnailJob } from './thumbnails.js';
+import type { PreparedArticle, RejectedArticle } from './types.js';
+
+/**
+ * The decisions about a prepared batch, the same for a node and for `newsagg process`: exact
+ * dedup by URL hash (a known URL is an update of its article, never a second one), near-duplicate
+ * decisions from the dedup shards, and story clustering by the story actor. Each collaborator
+ * answers with a reply (decisions with the fingerprints to keep; stories as they now stand), so
+ * any of them can live on another thread or node. What to store travels on in the `Decided`.
+ */
+
+/** An article already known by its URL: what exact dedup needs to turn a repeat into an update. */
+export interface KnownArticle {
+  id: string;
+  published_at: string;
+  story_id: string | null;
+  duplicate_of: string | null;
+}
+
+/** Where stored (or, in `process`, remembered) articles are looked up by URL hash. */
+export interface KnownUrls {
+  lookup(hashes: readonly string[]): Promise<Map<string, KnownArticle>> | Map<string, KnownArticle>;
+}
+
+export interface DecideDeps {
+  urls: KnownUrls;
+  /** the dedup coordinator: decisions in input order */
+  dedup: { submit(batch: readonly DedupInput[]): Promise<DedupDecision[]> };
+  /** the story actor (ask add-batch) */
+  cluster(items: ClusterItem[]): Promise<ClusterBatchReply>;
+  /**
+   * articles per ask to the story actor; between slices I/O callbacks run (clustering is
+   * synchronous work: a node serving the API must not stall for a whole batch of it)
+   */
+  clusterSlice?: number;
+}
+
+/** What became of one prepared article. */
+export interface Outcome {
+  a: PreparedArticle;
+  id: string;
+  duplicate_of: string | null;
+  story_id: string | null;
+  /** its URL was known: it refreshed that article instead of adding one */
+  update: boolean;
+}
+
+/** A batch after dedup and clustering: per article its outcome, and every row its transaction writes. */
+export interface Decided {
+  /** one per prepared article, in batch order (rejected ones excluded) */
+  outcomes: Outcome[];
+  rows: ArticleRow[];
+  refresh: RefreshRow[];
+  stories: StoryRow[];
+  fingerprints: StoredFingerprint[];
+  thumbnails: ThumbnailJob[];
+  /** set aside before storage: refused by the CPU stage or by the clusterer */
+  rejected: RejectedArticle[];
+  /** the batch's new URLs (url hash -> article), known to exact dedup until released */
+  known: Map<string, KnownArticle>;
+}
+
+/**
+ * Decides batches strictly one at a time, in order. A batch may be decided while the one before
+ * is still being stored: URLs of batches decided and not yet released count as known, so a URL
+ * repeated across two such batches refreshes one article. The caller releases a batch once it
+ * is stored (or given up: its URLs are then unknown again, so a redelivery adds them).
+ */
+export class Decider {
+  private readonly inFlight: Map<string, KnownArticle>[] = [];
+  private readonly slice: number;
+
+  constructor(private readonly d: DecideDeps) {
+    this.slice = d.clusterSlice ?? 1_000_000;
+  }
+
+  async decide({ ok, rejected }: { ok: PreparedArticle[]; rejected: RejectedArticle[] }): Promise<Decided> {
+    // exact dedup against what is stored, what is being stored and the batch itself (the in-flight
+    // maps are captured before the lookup: a write finishing meanwhile is seen by one or the other)
+    const inFlight = [...this.inFlight];
+    const stored = await this.d.urls.lookup([...new Set(ok.map((a) => a.url_hash))]);
+    const firstInBatch = new Map<string, KnownArticle>();
+    const fresh: PreparedArticle[] = [];
+    const seen: (KnownArticle | null)[] = new Array(ok.length);
+    ok.forEach((a, i) => {
+      let known: KnownArticle | undefined = stored.get(a.url_hash);
+      for (let k = 0; !known && k < inFlight.length; k++) known = inFlight[k]!.get(a.url_hash);
+      known ??= firstInBatch.get(a.url_hash);
+      if (known) seen[i] = known;
+      else {
+        seen[i] = null;
+        firstInBatch.set(a.url_hash, { id: a.id, published_at: a.published_at, story_id: null, duplicate_of: null });
+        fresh.push(a);
+      }
+    });
+
+    // near duplicates, in submission order
+    const decisions = await this.d.dedup.submit(
+      fresh.map((a) => ({ id: a.id, fp: { hi: a.hi, lo: a.lo, sketch: a.sketch, hasText: a.hasText, empty: a.empty, short: a.short }, publishedAt: Date.parse(a.published_at) })),
+    );
+
+    // stories, a slice at a time
+    const items: ClusterItem[] = fresh.map((a, i) => ({
+      article: {
+        id: a.id, url: a.url, title: a.title, summary: a.snippet, publisher: a.publisher, published_at: a.published_at,
+        language: a.language, duplicate_of: decisions[i]!.duplicateOf,
+      },
+      hints: { entities: a.entities, places: a.places, category: a.category, region: a.region },
+    }));
+    const results: ClusterBatchReply['results'] = [];
+    const stories = new Map<string, StorySummary>();
+    for (let i = 0; i < items.length; i += this.slice) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      const reply = await this.d.cluster(items.length <= this.slice ? items : items.slice(i, i + this.slice));
+      for (const r of reply.results) results.push(r);
+      // a later slice's view of a story is the newer one
+      for (const s of reply.stories) stories.set(s.id, s);
+    }
+
+    const out: Decided = { outcomes: [], rows: [], refresh: [], stories: [], fingerprints: [], thumbnails: [], rejected: [...rejected], known: firstInBatch };
+    const storyOf = new Map<string, string | null>();
+    fresh.forEach((a, i) => {
+      const r = results[i]!;
+      const dup = decisions[i]!.duplicateOf;
+      if ('error' in r) {
+        out.rejected.push({ index: a.index, url: a.url, publisher: a.publisher, reason: 'cluster_failed', code: r.error.code, message: r.error.message });
+        firstInBatch.delete(a.url_hash);
+        storyOf.set(a.id, null);
+        return;
+      }
+      storyOf.set(a.id, r.storyId);
+      const k = firstInBatch.get(a.url_hash)!;
+      k.story_id = r.storyId;
+      k.duplicate_of = dup;
+      const record = decisions[i]!.record;
+      if (record) out.fingerprints.push(record);
+      out.rows.push({
+        // only our own thumbnails are shown (never a hotlink): the job fills it in after storing
+        id: a.id, url: a.url, url_hash: a.url_hash, simhash: a.simhash, title: a.title, snippet: a.snippet, thumbnail_url: null,
+        publisher_id: a.publisher, published_at: a.published_at, category: a.category, region: a.region, language: a.language,
+        story_id: r.storyId, duplicate_of: dup, entities: a.entities, places: a.places,
+      });
+      if (a.thumbnail) out.thumbnails.push({ articleId: a.id, publishedAt: a.published_at, source: a.thumbnail });
+    });
+    ok.forEach((a, i) => {
+      const known = seen[i];
+      if (known) {
+        out.refresh.push({ id: known.id, published_at: known.published_at, title: a.title, snippet: a.snippet, thumbnail_url: null });
+        // a repeat within the batch of an article whose clustering failed is set aside with it
+        out.outcomes.push({ a, id: known.id, duplicate_of: known.duplicate_of, story_id: known.story_id, update: true });
+      } else if (storyOf.get(a.id) !== null) {
+        const row = firstInBatch.get(a.url_hash)!;
+        out.outcomes.push({ a, id: a.id, duplicate_of: row.duplicate_of, story_id: row.story_id, update: false });
+      }
+    });
+    out.stories = [...stories.values()].map(storyRowOf);
+    this.inFlight.push(firstInBatch);
+    return out;
+  }
+
+  /** The batch is stored (or given up): its URLs are now found where they are stored, if anywhere. */
+  release(d: Decided): void {
+    const at = this.inFlight.indexOf(d.known);
+    if (at >= 0) this.inFlight.splice(at, 1);
+  }
+}
