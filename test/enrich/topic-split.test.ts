@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignFolds, isRightTopic, splitTopicRows, type TopicRow } from '../../bench/train-topics.js';
+import { assignFolds, isRightTopic, rowWeights, SET_WEIGHTS, splitTopicRows, train, trainNaiveBayes, type TopicRow } from '../../bench/train-topics.js';
 import type { Category } from '../../src/actors/enrich/topic-model.js';
 
 function row(set: TopicRow['set'], id: string, label: Category, group: string): TopicRow {
@@ -58,5 +58,27 @@ describe('label mapping', () => {
     ['ag', 'business', 'business', true],
   ] as const)('%s %s predicted %s -> %s', (set, label, predicted, right) => {
     expect(isRightTopic(row(set, 'x', label, 'g'), predicted)).toBe(right);
+  });
+});
+
+describe('set weights', () => {
+  it.each(Object.entries(SET_WEIGHTS))('a %s row weighs %s; without weights every row weighs 1', (set, w) => {
+    const r = row(set as TopicRow['set'], 'x', 'business', 'g');
+    expect([...rowWeights([r])]).toEqual([w]);
+    expect([...rowWeights([r], null)]).toEqual([1]);
+  });
+
+  // two rows with the same words and different labels: the one that weighs more decides
+  const rows = [row('ag', 'bank merger talks', 'business', 'a'), row('ag', 'bank merger talks', 'sports', 'b')];
+  it.each([[3, 1, 'business'], [1, 3, 'sports']] as const)('naive Bayes and the regression follow the heavier row (%s:%s -> %s)', (wb, ws, winner) => {
+    const w = Float32Array.from([wb, ws]);
+    const nb = trainNaiveBayes(rows, ['business', 'sports'], 64, 0.2, w);
+    expect(nb.bias[winner === 'business' ? 0 : 1]).toBeGreaterThan(nb.bias[winner === 'business' ? 1 : 0]!);
+    const lr = train(rows, { buckets: 64, epochs: 6, lr: 0.3, l2: 1e-7, seed: 1 }, w);
+    const k = lr.classes.indexOf(winner);
+    // every feature of the shared title leans to the heavier row's class
+    let lean = 0;
+    for (let h = 0; h < 64; h++) lean += lr.weights[h * 2 + k]! - lr.weights[h * 2 + (1 - k)]!;
+    expect(lean).toBeGreaterThan(0);
   });
 });

@@ -86,7 +86,8 @@ describe('topic classification', () => {
       expect(r.secondary).not.toBe(r.category);
       if (r.secondary !== null) expect(model.classes).toContain(r.secondary);
     }
-    const tokens = tokenize('Club shares jump as the football team is sold to investors');
+    // a headline about both (the committed model gives it ~2:1 sports:business)
+    const tokens = tokenize('Club shares jump as the football team is sold to a new owner');
     const both = classifyTopic({ tokens, text: '', titleTokens: tokens.length }, model);
     expect([both.category, both.secondary].sort()).toEqual(['business', 'sports']);
   });
