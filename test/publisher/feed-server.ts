@@ -134,6 +134,17 @@ export class FeedServer {
     res.writeHead(200, headers).end(xml);
   }
 
+  /** How many requests `hang` feeds hold right now. */
+  get hangingCount(): number {
+    return this.hanging.size;
+  }
+
+  /** Ends every request held by a `hang` feed (the clients see the connection drop). */
+  releaseHanging(): void {
+    for (const r of this.hanging) r.destroy();
+    this.hanging.clear();
+  }
+
   async close(): Promise<void> {
     for (const r of this.hanging) r.destroy();
     this.server?.closeAllConnections();

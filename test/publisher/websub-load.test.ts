@@ -36,10 +36,6 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
   let node: Node;
   let dir: string;
   const subscriptions = new Map<string, URLSearchParams>(); // topic → the hub request
-  let blocked = false;
-  let release: () => void = () => {};
-  let gate = Promise.resolve();
-  let emitsWhileBlocked = 0;
   const names = Array.from({ length: FEEDS }, (_, i) => `f${i}`);
 
   beforeAll(async () => {
@@ -62,16 +58,12 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'newsagg-websub-load-'));
     const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', db.url!, '--fetch-allowlist', '127.0.0.1', '--rate-limit-burst', '5', '--rate-limit-rps', '0.01'], {});
     const fetcher = fetcherComponent({ allowlist: ['127.0.0.1'], crawlDelayMs: 0 });
-    const emit = async () => {
-      if (!blocked) return;
-      emitsWhileBlocked++;
-      await gate;
-    };
+    const emit = async () => {};
     node = await startNode(config, { log: silentLogger, components: [fetcher, publishersComponent({ emit, fetcher, publicUrl: 'self', firstPollSpreadMs: 500 })] });
   }, 120_000);
 
   afterAll(async () => {
-    release();
+    server?.releaseHanging();
     await node?.stop();
     await server?.close();
     await db?.cleanup();
@@ -87,14 +79,14 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
   it('answers every verification at once while the actors are stuck in a poll, then records the leases', async () => {
     // first polls (within the first-poll window): each feed advertises the hub, so each subscribes
     await until('a subscription request per feed', () => subscriptions.size === FEEDS);
-    // now every actor gets stuck: a new entry each, and the ingest log does not take it
-    gate = new Promise<void>((r) => (release = r));
-    blocked = true;
+    // now every actor gets stuck in a poll: the feeds hold their requests without answering (two
+    // at a time: the origin's limit; the other polls wait for the origin inside the fetcher)
     for (const n of [...names, 'plain']) {
-      server.publish(n, 1, Date.now());
+      server.feeds.get(n)!.mode = 'hang';
       node.system.send(`publisher/${id(n)}`, { type: 'poll' });
     }
-    await until('every actor waiting on the ingest log', () => emitsWhileBlocked === FEEDS + 1);
+    const busy = (n: string) => node.system.ask(`publisher/${id(n)}`, { type: 'status' }, 300).then(() => false, () => true);
+    await until('every actor busy in its poll', async () => (await Promise.all([...names, 'plain'].map(busy))).every(Boolean));
 
     const answers = await Promise.all(
       names.map((n) => {
@@ -102,7 +94,8 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
         return verify(n, { 'hub.mode': 'subscribe', 'hub.topic': form.get('hub.topic')!, 'hub.challenge': `c-${n}`, 'hub.lease_seconds': '86400' });
       }),
     );
-    expect(blocked && emitsWhileBlocked).toBe(FEEDS + 1); // all answered while every actor was still busy
+    expect(server.hangingCount).toBeGreaterThan(0);
+    expect((await Promise.all([...names, 'plain'].map(busy))).every(Boolean)).toBe(true); // all answered while every actor was still busy
     expect(answers.map((a) => `${a.status} ${a.body}`)).toEqual(names.map((n) => `200 c-${n}`));
     // what was not asked for is refused at once as well
     expect(await verify('f0', { 'hub.mode': 'subscribe', 'hub.topic': 'http://elsewhere.example/feed', 'hub.challenge': 'x' })).toMatchObject({ status: 404 });
@@ -113,8 +106,8 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
     expect(JSON.parse(plain.body)).toMatchObject({ error: { code: 'busy' } });
     expect(Number(plain.retryAfter)).toBeGreaterThan(0);
 
-    blocked = false;
-    release();
+    for (const n of [...names, 'plain']) server.feeds.get(n)!.mode = 'ok';
+    server.releaseHanging();
     await until('every lease recorded by its actor', async () => {
       const states = await Promise.all(names.map((n) => node.system.ask<PublisherStatus>(`publisher/${id(n)}`, { type: 'status' })));
       return states.every((s) => s.websub?.status === 'active' && s.websub.leaseExpiresAt > Date.now() + 80_000_000);
