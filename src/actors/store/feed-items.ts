@@ -1,4 +1,5 @@
 import type { ArticleRow } from './articles.js';
+import { displayTitle } from './display-title.js';
 import type { StoryRow } from './stories.js';
 
 /** One feed entry: a story shown through its lead article (DESIGN §6). */
@@ -47,30 +48,12 @@ export function storyScore(s: Pick<StoryRow, 'updated_at' | 'publisher_count' | 
   return Math.round((t + Math.log2(1 + s.publisher_count) + 0.5 * Math.log2(1 + s.article_count)) * 1e6) / 1e6;
 }
 
-// wire slugs a reader has no use for: `UPDATE 2-`, `REFILE-`, `CORRECTED-` (framings such as
-// "Analysis:" stay: they tell the reader what kind of piece it is)
-const WIRE_SLUG = /^\s*(?:(?:UPDATE|REFILE|CORRECTED|RPT|WRAPUP)(?:\s*\d+)?\s*-\s*)+(?=\S)/;
-
-/**
- * A headline as a story shows it: without wire slugs and without a trailing `| Publisher` or
- * `- Publisher` when it names the publisher already shown beside it.
- */
-export function readerTitle(title: string, publisherName: string): string {
-  let t = title.replace(WIRE_SLUG, '');
-  const name = publisherName.trim().toLowerCase();
-  if (name) {
-    const m = /\s+[|\u2013\u2014-]\s+([^|\u2013\u2014]+)$/.exec(t);
-    if (m && m[1]!.trim().toLowerCase() === name && m.index > 0) t = t.slice(0, m.index);
-  }
-  return t.trim() || title;
-}
-
 export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_name: string }): CachedStory {
   return {
     item: {
       article_id: lead.id,
       story_id: story.id,
-      title: readerTitle(lead.title, lead.publisher_name),
+      title: displayTitle(lead.title, lead.publisher_name),
       summary: lead.snippet,
       thumbnail_url: lead.thumbnail_url,
       publisher_name: lead.publisher_name,
