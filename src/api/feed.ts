@@ -1,5 +1,5 @@
 import { getArticles } from '../actors/store/articles.js';
-import { feedKey, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
+import { feedKey, feedScore, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from '../actors/store/feed-cache.js';
 import { getStories, rankedStories } from '../actors/store/stories.js';
 import type { Cache } from '../runtime/cache.js';
@@ -148,7 +148,7 @@ export class FeedService {
     const offset = at >= 0 ? at + 1 : (cur?.o ?? 0) + items.length;
     const next =
       rows.length > q.limit && last
-        ? this.o.codec.encode(scope, { s: snap, o: offset, k: last.score, i: last.item.story_id } satisfies FeedCursor)
+        ? this.o.codec.encode(scope, { s: snap, o: offset, k: feedScore(last, q.region), i: last.item.story_id } satisfies FeedCursor)
         : null;
     return { items: items.map((r) => r.item), next_cursor: next };
   }

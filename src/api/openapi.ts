@@ -37,7 +37,7 @@ const schemas: Record<string, Schema> = {
   }),
   Story: obj({
     id: str, title: str, lead_article_id: strOrNull, article_count: int, publisher_count: int, first_seen: dateTime,
-    updated_at: dateTime, category: strOrNull, regions: { type: 'array', items: str },
+    updated_at: dateTime, category: strOrNull, regions: { type: 'array', items: str }, home_regions: { type: 'array', items: str },
   }),
   StoryPublisher: obj({ id: str, name: str, article_count: int }),
   StoryDetail: obj({

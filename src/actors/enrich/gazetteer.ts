@@ -111,3 +111,8 @@ export function regionForCountry(country: string | null | undefined, g: Gazettee
   if (c === 'UK') return 'uk';
   return g.regionOf.get(c) ?? 'global';
 }
+
+/** Edition of a place as enrichment reports it (ISO code, or an area name such as "Europe"); null when unknown. */
+export function regionOfPlace(place: string, g: Gazetteer = loadGazetteer()): Region | null {
+  return g.regionOf.get(place) ?? g.phrases.get(place)?.region ?? null;
+}

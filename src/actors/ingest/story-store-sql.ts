@@ -74,6 +74,7 @@ export function toStoryRow(v: StoryView): StoryRow {
     updated_at: new Date(v.updated).toISOString(),
     category: v.category,
     regions: v.regions,
+    home_regions: v.home_regions,
     entities: v.entities,
     score: 0,
   };

@@ -23,6 +23,8 @@ export interface CachedStory {
   publisher_id: string;
   score: number;
   regions: string[];
+  /** editions where it happened: its feeds there rank it `HOME_BONUS` higher (absent in entries cached before) */
+  home_regions?: string[];
 }
 
 export const CATEGORIES = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'] as const;
@@ -66,14 +68,31 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
     publisher_id: lead.publisher_id,
     score: story.score,
     regions: story.regions,
+    home_regions: story.home_regions ?? [],
   };
+}
+
+/**
+ * How much higher a story ranks in the feeds of an edition where it happened, in score units
+ * (12 h each): a reader of an edition sees that edition's news first, as if a day fresher.
+ */
+export const HOME_BONUS = 2;
+
+/** A story's rank score in one feed (`feed:{region}:{category}`). */
+export function feedScore(s: Pick<CachedStory, 'score' | 'home_regions'>, region: string): number {
+  return region !== 'global' && s.home_regions?.includes(region) ? s.score + HOME_BONUS : s.score;
 }
 
 /** The feeds a story belongs to: its category and `top`, in each of its regions and `global`. */
 export function feedsOf(s: { category: string | null; regions: readonly string[] }): string[] {
+  return feedsByRegion(s).map((f) => f.key);
+}
+
+/** `feedsOf` with the region of each feed. */
+export function feedsByRegion(s: { category: string | null; regions: readonly string[] }): { key: string; region: string }[] {
   const regions = ['global', ...s.regions.filter((r) => r !== 'global')];
   const cats = s.category ? ['top', s.category] : ['top'];
-  const out: string[] = [];
-  for (const r of regions) for (const c of cats) out.push(feedKey(r, c));
+  const out: { key: string; region: string }[] = [];
+  for (const r of regions) for (const c of cats) out.push({ key: feedKey(r, c), region: r });
   return out;
 }

@@ -209,6 +209,12 @@ ALTER TABLE articles ADD COLUMN search tsvector GENERATED ALWAYS AS (
 CREATE INDEX articles_search_idx ON articles USING gin (search);
 `;
 
+// A story's editions split in two: where it happened (its home, ranked first there) and where
+// it is carried by its coverage (`regions` holds both, home first).
+const storyHomeRegions = `
+ALTER TABLE stories ADD COLUMN IF NOT EXISTS home_regions text[] NOT NULL DEFAULT '{}';
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -218,6 +224,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 5, name: 'search plans queries with common words for their literal', sql: searchCommonLexemes },
   { version: 6, name: 'drop the url_hash index the unique (url_hash, published_at) index makes redundant', sql: dropRedundantUrlHashIndex },
   { version: 7, name: 'cheaper ingest writes: drop indexes no query uses, no search vector for duplicates', sql: cheaperIngestWrites },
+  { version: 27, name: 'stories know their home editions (where they happened) besides the editions carrying them', sql: storyHomeRegions },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { regionOfPlace } from '../enrich/gazetteer.js';
 import { CATEGORIES } from '../enrich/topic-model.js';
 import { toMillis, type ArticleInput } from '../enrich/text.js';
 import { articleFeatures, whatPart, type ClusterFeatures, type ClusterHints } from './features.js';
@@ -25,7 +26,10 @@ export interface StoryView {
   first_seen: number;
   updated: number;
   category: string | null;
+  /** editions the story is filed in: `home_regions` first, then those whose publishers carry enough of it */
   regions: string[];
+  /** editions where it happened: regions of the places a fair share of its articles name */
+  home_regions: string[];
   entities: string[];
   article_ids: string[];
   active: boolean;
@@ -83,7 +87,8 @@ interface Story extends StoryProfile {
   n: number;
   publishers: string[];
   catCounts: number[];
-  regions: string[];
+  /** per edition (REGION_KEYS order): articles whose places lie there, then articles whose publisher is there */
+  regionCounts: Uint16Array;
   lead: LeadCandidate & { title: string };
   articleIds: string[];
   posted: number[];
@@ -103,6 +108,39 @@ interface Story extends StoryProfile {
 }
 
 const ENTITY_CAP = 32;
+/** editions a story can be filed in (global carries every story) */
+const REGION_KEYS = ['us', 'uk', 'eu', 'apac', 'latam', 'mea'] as const;
+/** a story is at home in an edition when this share of its articles names a place there */
+const HOME_SHARE = 0.3;
+/** and carried by an edition when this share of its articles comes from publishers there */
+const COVERAGE_SHARE = 0.25;
+
+/** Count one article's editions: where its places lie (once per edition) and where its publisher is. */
+function countRegions(counts: Uint16Array, hints: ClusterHints): void {
+  let seen = 0;
+  for (const p of hints.places ?? []) {
+    const k = REGION_KEYS.indexOf(regionOfPlace(p) as never);
+    if (k >= 0 && !(seen & (1 << k))) { seen |= 1 << k; if (counts[k]! < 0xffff) counts[k]!++; }
+  }
+  const k = hints.region ? REGION_KEYS.indexOf(hints.region as never) : -1;
+  if (k >= 0 && counts[REGION_KEYS.length + k]! < 0xffff) counts[REGION_KEYS.length + k]!++;
+}
+
+/**
+ * A story's editions, weighted: at home where a fair share of its articles place it, and carried
+ * where a fair share of its coverage comes from (one UK outlet among twenty covering a Manila
+ * match no longer files it under UK). Every story is in `global` besides.
+ */
+export function editions(counts: Uint16Array, n: number): { regions: string[]; home_regions: string[] } {
+  const home: string[] = [];
+  const carried: string[] = [];
+  const R = REGION_KEYS.length;
+  for (let k = 0; k < R; k++) {
+    if (counts[k]! > 0 && counts[k]! >= HOME_SHARE * n) home.push(REGION_KEYS[k]!);
+    else if (counts[R + k]! > 0 && counts[R + k]! >= COVERAGE_SHARE * n) carried.push(REGION_KEYS[k]!);
+  }
+  return { regions: [...home, ...carried], home_regions: home };
+}
 const NO_THEME = { ids: new Int32Array(0), weights: new Float32Array(0) };
 /** a story's theme: the "what" words at least 90 % of its writings use, from 4 writings on */
 const THEME_SHARE = 0.9;
@@ -242,7 +280,7 @@ export class StoryClusterer {
     if (ci >= 0) catCounts[ci] = 1;
     const s: Story = {
       slot, id: `st_${a.id}`, n: 1, publishers: [a.publisher], catCounts,
-      regions: hints.region ? [hints.region] : [],
+      regionCounts: new Uint16Array(REGION_KEYS.length * 2),
       centroid: f.vec, centroidNorm: norm(f.vec), whatNorm: f.whatNorm, exemplars: [f.vec],
       entityIds: f.entityIds, personIds: f.personIds, placeIds: f.placeIds, leadTitleIds: f.titleIds,
       updated: f.time, firstSeen: f.time, category: hints.category ?? null,
@@ -253,6 +291,7 @@ export class StoryClusterer {
       themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1,
     };
     [s.themeCounts] = countKeys(null, f.themeIds, 1);
+    countRegions(s.regionCounts, hints);
     [s.cityCounts] = countKeys(null, f.cityIds, 1);
     [s.entityCounts, s.dominantEntities] = countKeys(null, f.entityIds, 1);
     [s.personCounts, s.dominantPersons] = countKeys(null, f.personIds, 1);
@@ -269,7 +308,7 @@ export class StoryClusterer {
     s.articleIds.push(a.id);
     this.articleStory.set(a.id, s);
     if (!s.publishers.includes(a.publisher)) s.publishers.push(a.publisher);
-    if (hints.region && !s.regions.includes(hints.region)) s.regions.push(hints.region);
+    countRegions(s.regionCounts, hints);
     const ci = hints.category ? CATEGORIES.indexOf(hints.category as never) : -1;
     if (ci >= 0) {
       s.catCounts[ci]!++;
@@ -326,7 +365,7 @@ export class StoryClusterer {
     return {
       id: s.id, title: s.lead.title, lead_article_id: s.lead.articleId, article_count: s.n,
       publisher_count: s.publishers.length, first_seen: s.firstSeen, updated: s.updated,
-      category: s.category, regions: [...s.regions], entities: ents, article_ids: [...s.articleIds], active,
+      category: s.category, ...editions(s.regionCounts, s.n), entities: ents, article_ids: [...s.articleIds], active,
     };
   }
 }
