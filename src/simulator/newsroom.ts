@@ -61,7 +61,11 @@ export class Newsroom {
     if (kindOf(ev).twin && !opts.breaking && this.rng.chance(0.35)) {
       // kinds with topics get their second event in the same city half the time (two marches in one city on one day)
       const sibling = kindOf(ev).topics !== undefined && this.rng.chance(0.5);
-      this.add((sibling ? createSibling : createTwin)(this.rng, `e${++this.eventSeq}`, at, ev));
+      const twinId = `e${++this.eventSeq}`;
+      let twin = (sibling ? createSibling : createTwin)(this.rng, twinId, at, ev);
+      // a twin is drawn like any new event: not where a running one of its kind already is
+      for (let tries = 0; tries < 40 && this.clashes(twin, at); tries++) twin = (sibling ? createSibling : createTwin)(this.rng, twinId, at, ev);
+      this.add(twin);
     }
     return ev;
   }
