@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/actors/enrich/entities.js';
-import { editions, StoryClusterer } from '../../src/actors/stories/clusterer.js';
+import { StoryClusterer } from '../../src/actors/stories/clusterer.js';
+import { editions } from '../../src/actors/stories/editions.js';
 import { publishStories } from '../../src/actors/store/feed-cache.js';
 import { feedsByRegion, feedScore, HOME_BONUS } from '../../src/actors/store/feed-items.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';

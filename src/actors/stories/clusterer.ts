@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { regionOfPlace } from '../enrich/gazetteer.js';
 import { CATEGORIES } from '../enrich/topic-model.js';
 import { toMillis, type ArticleInput } from '../enrich/text.js';
+import { countRegions, editions, REGION_KEYS } from './editions.js';
 import { articleFeatures, whatPart, type ClusterFeatures, type ClusterHints } from './features.js';
 import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
 import { HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
@@ -108,39 +108,6 @@ interface Story extends StoryProfile {
 }
 
 const ENTITY_CAP = 32;
-/** editions a story can be filed in (global carries every story) */
-const REGION_KEYS = ['us', 'uk', 'eu', 'apac', 'latam', 'mea'] as const;
-/** a story is at home in an edition when this share of its articles names a place there */
-const HOME_SHARE = 0.3;
-/** and carried by an edition when this share of its articles comes from publishers there */
-const COVERAGE_SHARE = 0.25;
-
-/** Count one article's editions: where its places lie (once per edition) and where its publisher is. */
-function countRegions(counts: Uint16Array, hints: ClusterHints): void {
-  let seen = 0;
-  for (const p of hints.places ?? []) {
-    const k = REGION_KEYS.indexOf(regionOfPlace(p) as never);
-    if (k >= 0 && !(seen & (1 << k))) { seen |= 1 << k; if (counts[k]! < 0xffff) counts[k]!++; }
-  }
-  const k = hints.region ? REGION_KEYS.indexOf(hints.region as never) : -1;
-  if (k >= 0 && counts[REGION_KEYS.length + k]! < 0xffff) counts[REGION_KEYS.length + k]!++;
-}
-
-/**
- * A story's editions, weighted: at home where a fair share of its articles place it, and carried
- * where a fair share of its coverage comes from (one UK outlet among twenty covering a Manila
- * match no longer files it under UK). Every story is in `global` besides.
- */
-export function editions(counts: Uint16Array, n: number): { regions: string[]; home_regions: string[] } {
-  const home: string[] = [];
-  const carried: string[] = [];
-  const R = REGION_KEYS.length;
-  for (let k = 0; k < R; k++) {
-    if (counts[k]! > 0 && counts[k]! >= HOME_SHARE * n) home.push(REGION_KEYS[k]!);
-    else if (counts[R + k]! > 0 && counts[R + k]! >= COVERAGE_SHARE * n) carried.push(REGION_KEYS[k]!);
-  }
-  return { regions: [...home, ...carried], home_regions: home };
-}
 const NO_THEME = { ids: new Int32Array(0), weights: new Float32Array(0) };
 /** a story's theme: the "what" words at least 90 % of its writings use, from 4 writings on */
 const THEME_SHARE = 0.9;
