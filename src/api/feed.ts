@@ -1,5 +1,5 @@
 import { getArticles } from '../actors/store/articles.js';
-import { feedKey, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
+import { feedKey, feedScore, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from '../actors/store/feed-cache.js';
 import { FeedCacheGuard } from '../actors/store/feed-rebuild.js';
 import { withRelated } from '../actors/store/related.js';
@@ -176,7 +176,7 @@ export class FeedService {
     const offset = at >= 0 ? at + 1 : (cur?.o ?? 0) + items.length;
     const next =
       rows.length > q.limit && last
-        ? this.o.codec.encode(scope, { s: snap, o: offset, k: last.score, i: last.item.story_id } satisfies FeedCursor)
+        ? this.o.codec.encode(scope, { s: snap, o: offset, k: feedScore(last, q.region), i: last.item.story_id } satisfies FeedCursor)
         : null;
     return { items: items.map((r) => (q.related || r.item.related === undefined ? r.item : withoutRelated(r.item))), next_cursor: next };
   }

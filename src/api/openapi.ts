@@ -67,7 +67,7 @@ const schemas: Record<string, Schema> = {
   }),
   Story: obj({
     id: str, title: str, lead_article_id: strOrNull, article_count: int, publisher_count: int, first_seen: dateTime,
-    updated_at: dateTime, category: strOrNull, regions: { type: 'array', items: str },
+    updated_at: dateTime, category: strOrNull, regions: { type: 'array', items: str }, home_regions: { type: 'array', items: str },
   }),
   StoryPublisher: obj({ id: str, name: str, article_count: int }),
   StoryArticle: { allOf: [ref('Article'), obj({ display_title: str })] },

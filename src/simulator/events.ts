@@ -21,6 +21,8 @@ export interface SimEvent {
   readonly breaking: boolean;
 }
 
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
 function person(rng: Rng): string {
   return `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
 }
@@ -41,7 +43,7 @@ export function createEvent(
   rng: Rng,
   id: string,
   at: number,
-  opts: { category?: Section; kind?: string; place?: City; twinOf?: string | null; breaking?: boolean } = {},
+  opts: { category?: Section; kind?: string; place?: City; topic?: string; twinOf?: string | null; breaking?: boolean } = {},
 ): SimEvent {
   const kind = opts.kind ? kindByName(opts.kind) : rng.pick(kindsFor(opts.category ?? 'world'));
   const place = opts.place ?? rng.pick(CITIES);
@@ -63,7 +65,11 @@ export function createEvent(
     team: t1, team2: t2, score: `${rng.range(1, 4)}-${rng.range(0, 2)}`,
     work: rng.pick(WORKS), product: rng.pick(PRODUCTS), condition: rng.pick(CONDITIONS),
     mag: `${rng.range(5, 7)}.${rng.range(0, 9)}`,
+    day: rng.pick(WEEKDAYS),
   };
+  // what the event is about, for kinds one city can have twice at once (drawn last, so a
+  // sibling can take another topic and keep every other draw)
+  if (kind.topics) slots.topic = opts.topic ?? rng.pick(kind.topics);
   const usesTeams = kind.category === 'sports';
   return {
     id, kind: kind.kind, category: kind.category, createdAt: at, place, slots,
@@ -82,6 +88,19 @@ export function createTwin(rng: Rng, id: string, at: number, of: SimEvent): SimE
   let place = rng.pick(CITIES);
   while (place.city === of.place.city) place = rng.pick(CITIES);
   return createEvent(rng, id, at, { kind: of.kind, place, twinOf: of.id });
+}
+
+/**
+ * Another event of the same kind in the same city at the same time, about something else (a
+ * pension march beside a fuel-price march): shares the place and most words, not the facts.
+ * Only for kinds with topics; others get a twin elsewhere.
+ */
+export function createSibling(rng: Rng, id: string, at: number, of: SimEvent): SimEvent {
+  const topics = kindOf(of).topics;
+  if (!topics || topics.length < 2) return createTwin(rng, id, at, of);
+  let topic = rng.pick(topics);
+  while (topic === of.slots.topic) topic = rng.pick(topics);
+  return createEvent(rng, id, at, { kind: of.kind, place: of.place, topic, twinOf: of.id });
 }
 
 /** Fills `{slot}` placeholders; unknown slots stay visible so template typos show up in tests. */

@@ -33,7 +33,9 @@ export interface TruthEvent {
   city: string;
   country: string;
   entities: { people: string[]; orgs: string[]; places: string[] };
-  /** an event of the same kind elsewhere that shares words with this one */
+  /** what the event is about, for kinds one city can have twice at once ("fuel prices"); else null */
+  topic: string | null;
+  /** an event of the same kind elsewhere (or in the same city about another topic) that shares words with this one */
   twin_of: string | null;
   breaking: boolean;
 }
@@ -48,6 +50,6 @@ export function truthItem(urls: SimUrls, i: SimItem, wireOriginals: ReadonlyMap<
 export function truthEvent(e: SimEvent): TruthEvent {
   return {
     id: e.id, kind: e.kind, category: e.category, created_at: e.createdAt, city: e.place.city,
-    country: e.place.country, entities: e.entities, twin_of: e.twinOf, breaking: e.breaking,
+    country: e.place.country, entities: e.entities, topic: e.slots.topic ?? null, twin_of: e.twinOf, breaking: e.breaking,
   };
 }

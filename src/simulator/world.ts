@@ -4,7 +4,7 @@ import type { SimEvent } from './events.js';
 import type { Section } from './lexicon.js';
 import { Newsroom, type WireStory } from './newsroom.js';
 import { hashString, Rng } from './prng.js';
-import { originalTitle, syndicate, writeOriginal, writeWire, type Edits, type Story } from './writer.js';
+import { headlineStyleOf, originalTitle, syndicate, writeOriginal, writeWire, type Edits, type Story } from './writer.js';
 
 const HOUR = 3_600_000;
 
@@ -238,7 +238,7 @@ export class World {
     };
     // own articles need only their headline now; copies need the full text to know their edits
     const { title, edits } = role === 'original'
-      ? { title: originalTitle(event, guid), edits: null }
+      ? { title: originalTitle(event, guid, headlineStyleOf(spec.id)), edits: null }
       : (({ story, edits: e }) => ({ title: story.title, edits: e }))(this.write(base, spec));
     const item: SimItem = { ...base, title, slug: slugify(title), edits };
     pub.items.unshift(item);
@@ -257,7 +257,7 @@ export class World {
 
   private write(item: Pick<SimItem, 'guid' | 'eventId' | 'wireId' | 'role'>, spec: PublisherSpec): { story: Story; edits: Edits | null } {
     const ev = this.newsroom.events.get(item.eventId) as SimEvent;
-    if (item.role === 'original') return { story: writeOriginal(ev, item.guid), edits: null };
+    if (item.role === 'original') return { story: writeOriginal(ev, item.guid, headlineStyleOf(spec.id)), edits: null };
     const w = this.newsroom.wires.get(item.wireId as string) as WireStory;
     const original = this.wireText(w, ev);
     if (item.role === 'wire') return { story: original, edits: null };

@@ -1,6 +1,7 @@
 import { fill, kindOf, type SimEvent } from './events.js';
 import { FIRST_NAMES, LAST_NAMES, SYNONYMS } from './lexicon.js';
-import { Rng } from './prng.js';
+import { hashString, Rng } from './prng.js';
+import { vary } from './templates.js';
 
 /** The text of one article. Never stored in bulk: items keep a recipe and re-write on demand. */
 export interface Story {
@@ -28,9 +29,9 @@ export interface Edits {
 export function writeWire(ev: SimEvent, agency: WireAgency, seed: string): Story {
   const rng = new Rng(`wire|${seed}`);
   const k = kindOf(ev);
-  const title = fill(rng.pick(k.headlines), ev.slots);
-  const lead = fill(rng.pick(k.leads), ev.slots);
-  const body = rng.sample(k.body, rng.range(2, 4)).map((s) => fill(s, ev.slots));
+  const title = write(rng.pick(k.headlines), ev, rng);
+  const lead = write(rng.pick(k.leads), ev, rng);
+  const body = rng.sample(k.body, rng.range(2, 4)).map((s) => write(s, ev, rng));
   const dateline = `${ev.place.city.toUpperCase()} (${agency.short}) - `;
   return { title, paragraphs: [dateline + lead, ...body], author: agency.name };
 }
@@ -94,24 +95,52 @@ export function syndicate(wire: Story, outlet: string, seed: string): { story: S
   return { story: { title, paragraphs, author }, edits };
 }
 
+/** One paraphrase of a template sentence, with the event's facts filled in. */
+function write(pattern: string, ev: SimEvent, rng: Rng): string {
+  return fill(vary(pattern, rng), ev.slots);
+}
+
 const FRAMINGS = ['', '', '', '', 'Analysis: ', 'Explainer: ', 'Live: ', 'Opinion: '];
 
+/** How an outlet writes headlines: in sentence case, or with Every Main Word Capitalised. */
+export type HeadlineStyle = 'sentence' | 'title';
+
+/** An outlet's house style, fixed by its id: about a quarter of outlets write Title Case. */
+export function headlineStyleOf(outletId: string): HeadlineStyle {
+  return hashString(`style|${outletId}`) % 4 === 0 ? 'title' : 'sentence';
+}
+
+/** Words Title Case leaves in lower case inside a headline. */
+const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'but', 'or', 'nor', 'for', 'on', 'at', 'to', 'by', 'in', 'of', 'as', 'vs', 'via', 'per']);
+
+/** "Strong quake rattles Casablanca, 60 dead" -> "Strong Quake Rattles Casablanca, 60 Dead". */
+export function titleCase(headline: string): string {
+  let first = true;
+  return headline.replace(/[A-Za-z][\w'’-]*/g, (w, at: number) => {
+    const isFirst = first || /[:"]\s*$/.test(headline.slice(0, at));
+    first = false;
+    if (!isFirst && SMALL_WORDS.has(w)) return w;
+    return w.charAt(0).toUpperCase() + w.slice(1);
+  });
+}
+
 /** The headline `writeOriginal` would write (the same first draws), without the body. */
-export function originalTitle(ev: SimEvent, seed: string): string {
-  return originalHead(new Rng(`orig|${seed}`), ev);
+export function originalTitle(ev: SimEvent, seed: string, style: HeadlineStyle = 'sentence'): string {
+  return originalHead(new Rng(`orig|${seed}`), ev, style);
 }
 
-function originalHead(rng: Rng, ev: SimEvent): string {
-  return rng.pick(FRAMINGS) + fill(rng.pick(kindOf(ev).headlines), ev.slots);
+function originalHead(rng: Rng, ev: SimEvent, style: HeadlineStyle): string {
+  const h = rng.pick(FRAMINGS) + write(rng.pick(kindOf(ev).headlines), ev, rng);
+  return style === 'title' ? titleCase(h) : h;
 }
 
-/** An outlet's own article about `ev`: a different headline and selection of facts. */
-export function writeOriginal(ev: SimEvent, seed: string): Story {
+/** An outlet's own article about `ev`: its own headline (in its house style), wording and selection of facts. */
+export function writeOriginal(ev: SimEvent, seed: string, style: HeadlineStyle = 'sentence'): Story {
   const rng = new Rng(`orig|${seed}`);
   const k = kindOf(ev);
-  const title = originalHead(rng, ev);
-  const lead = fill(rng.pick(k.leads), ev.slots);
-  const body = rng.sample(k.body, rng.range(2, k.body.length)).map((s) => fill(s, ev.slots));
+  const title = originalHead(rng, ev, style);
+  const lead = write(rng.pick(k.leads), ev, rng);
+  const body = rng.sample(k.body, rng.range(2, k.body.length)).map((s) => write(s, ev, rng));
   const author = `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
   return { title, paragraphs: [lead, ...body], author };
 }

@@ -76,3 +76,40 @@ describe('entity normalisation', () => {
     expect(find(extractEntities([title]).entities, name)?.type).toBe(type);
   });
 });
+
+describe('entity rejects', () => {
+  it.each([
+    // contractions
+    ["I'm not done yet, says Lindsay Lohan", "I'm"],
+    ["I've never felt better, the singer told fans", "I've"],
+    // an article alone
+    ['La was the word on everyone\'s lips', 'La'],
+    ['Der Spiegel aside, the papers agreed', 'Der'],
+    // a plural common noun capitalised by its place: opening a sentence, or in a Title Case headline
+    ['Firefighters in Turkey struggled to contain the blaze', 'Firefighters'],
+    ['Pharmacies across Peru have run out of medicine', 'Pharmacies'],
+    ['Tens of Thousands March in Melbourne Over Rising Rents', 'Rents'],
+  ])('%s: no entity %s', (text, reject) => {
+    expect(names(text)).not.toContain(reject);
+  });
+
+  it.each([
+    ['La Liga leaders win again', 'La Liga'],
+    ['New York Harriers close in on Okonkwo deal', 'New York Harriers'],
+    ['The New York Harriers have signed a striker', 'New York Harriers'],
+    ['Apple unveils a new phone', 'Apple'],
+    ['Lindsay Lohan checks into rehab', 'Lindsay Lohan'],
+  ])('%s keeps %s', (text, keep) => {
+    expect(names(text)).toContain(keep);
+  });
+
+  it.each([
+    ['Strong quake shakes Sendai', 'Sendai', 'JP'],
+    ['Floods hit Tangier after days of rain', 'Tangier', 'MA'],
+    ['Tram strike in Sheffield enters second week', 'Sheffield', 'GB'],
+  ])('knows major cities beyond the curated ones: %s', (text, city, country) => {
+    const r = extractEntities([text]);
+    expect(r.entities).toContainEqual({ name: city, type: 'place' });
+    expect(r.places).toEqual([country]);
+  });
+});

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clampSnippet, existingUrlHashes, getArticles, storyArticles, upsertArticles, type ArticleRow } from '../../src/actors/store/articles.js';
 import { addPublishers, listPublishers, removePublisher, savePublisherState, loadPublisherState } from '../../src/actors/store/publishers.js';
 import { searchArticles } from '../../src/actors/store/search.js';
+import { HOME_BONUS } from '../../src/actors/store/feed-items.js';
 import { getStories, rankedStories, upsertStories } from '../../src/actors/store/stories.js';
 import { databases, type TestDb } from '../helpers/db.js';
 
@@ -93,6 +94,22 @@ describe.each(databases)('store on %s', (_name, open) => {
     expect((await rankedStories(db.sql, { region: 'us', category: 'top', limit: 10 })).map((r) => r.id)).toEqual(['s1']);
     expect((await rankedStories(db.sql, { region: 'global', category: 'sports', limit: 10 })).map((r) => r.id)).toEqual(['s2']);
     expect((await storyArticles(db.sql, 's1')).map((a) => a.id)).toContain('a1');
+  });
+
+  it('ranks an edition\'s own news first: a story that happened there above a fresher one it only carries', async () => {
+    const base = { lead_article_id: 'a1', article_count: 2, publisher_count: 2, first_seen: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T11:00:00Z', entities: [], category: 'politics' };
+    await upsertStories(db.sql, [
+      { ...base, id: 'h-home', title: 'Budget vote in Westminster', regions: ['uk'], home_regions: ['uk'], score: 10 },
+      { ...base, id: 'h-away', title: 'Manila match', regions: ['apac', 'uk'], home_regions: ['apac'], score: 11 },
+    ]);
+    const uk = await rankedStories(db.sql, { region: 'uk', category: 'politics', limit: 10 });
+    expect(uk.map((r) => r.id)).toEqual(['h-home', 'h-away']);
+    expect(uk[0]!.score).toBe(10 + HOME_BONUS);
+    // keyset paging continues from the feed score
+    expect((await rankedStories(db.sql, { region: 'uk', category: 'politics', limit: 10, after: uk[0]! })).map((r) => r.id)).toEqual(['h-away']);
+    expect((await rankedStories(db.sql, { region: 'global', category: 'politics', limit: 10 })).map((r) => r.id)).toEqual(['h-away', 'h-home']);
+    expect((await rankedStories(db.sql, { region: 'apac', category: 'politics', limit: 10 })).map((r) => r.id)).toEqual(['h-away']);
+    expect((await getStories(db.sql, ['h-away']))[0]).toMatchObject({ regions: ['apac', 'uk'], home_regions: ['apac'] });
   });
 
   it('searches title over snippet with websearch syntax, recency and filters, paging by keyset', async () => {

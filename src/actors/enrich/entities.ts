@@ -1,4 +1,4 @@
-import { capitalFacts, isCandidate, isUpper, loadLexicon, type CapitalFacts, type Lexicon } from './capital-words.js';
+import { capitalFacts, isCandidate, isLoneCommonNoun, isUpper, loadLexicon, type CapitalFacts, type Lexicon } from './capital-words.js';
 import { foldAbbreviations, loadGazetteer, type Gazetteer, type Place } from './gazetteer.js';
 import { isStopword } from './text.js';
 
@@ -33,6 +33,9 @@ const ORG_SUFFIX = new Set(
 const LEGAL_FORMS = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'ag', 'sa', 'nv', 'gmbh', 'limited', 'incorporated']);
 /** Lower-case words allowed inside a name ("Bank of America", "Leonardo da Vinci"). */
 const CONNECTORS = new Set(['of', 'de', 'da', 'van', 'von', 'der', 'del', 'bin', 'al', 'la', 'le', 'and', '&']);
+
+/** Articles of several languages: alone ("La", "Der") they are no name, though they open some ("La Liga"). */
+const ARTICLES = new Set(['the', 'a', 'an', 'la', 'le', 'les', 'el', 'los', 'las', 'il', 'lo', 'gli', 'der', 'die', 'das', 'de', 'het', 'un', 'une', 'al']);
 
 /** Titles before a name: dropped, and they make the rest a person. */
 const HONORIFICS = new Set(
@@ -164,6 +167,7 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
         if (j + 2 < n && CONNECTORS.has(words[j + 1]!) && !breaks[j + 2] && cand[j + 2]) { j += 2; continue; }
         break;
       }
+      if (i === j && isLoneCommonNoun(facts[i]!, starts[i]!, titleCase, lex)) { i++; continue; }
       emitRun(words, i, j, g, acc, i > 0 && !breaks[i] && ROLE_WORDS.has(lows[i - 1]!));
       i = j + 1;
     }
@@ -262,7 +266,8 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: F
       // A place opening a longer name is part of it ("Atlanta Comets", "British Airways",
       // "New York Times"), unless a title follows ("London Mayor Sadiq Khan").
       if (p && (k === from || (k === from + 1 && isStopword(words[from]!.toLowerCase()))) && k + len <= to && !CONNECTORS.has(words[k + len]!) && !HONORIFICS.has(words[k + len]!.toLowerCase()) && !g.phrases.has(words[k + len]!)) {
-        pushName(words.slice(from, to + 1), acc);
+        // the place's own first word stays ("New York Harriers", though "new" is a stopword)
+        pushName(words.slice(k === from ? from : from + 1, to + 1), acc, false, true);
         return;
       }
       if (p && !(len < to - from + 1 && lex.aliases.has(words.slice(from, to + 1).join(' ').toLowerCase()))) {
@@ -279,12 +284,12 @@ function emitRun(words: string[], from: number, to: number, g: Gazetteer, acc: F
   if (rest.length > 0) pushName(rest, acc, afterRole && to + 1 - rest.length === from);
 }
 
-function pushName(parts: string[], acc: Found, afterRole = false): void {
+function pushName(parts: string[], acc: Found, afterRole = false, placeFirst = false): void {
   while (parts.length > 0 && CONNECTORS.has(parts[parts.length - 1]!)) parts.pop();
   // "The" opens place names ("The Hague"), so it reaches here when no place followed it
   // ("The Chicago Falcons" -> "The" | Chicago | "Falcons"): an article alone is no name
-  while (parts.length > 0 && (CONNECTORS.has(parts[0]!) || isStopword(parts[0]!.toLowerCase()))) parts.shift();
+  while (!placeFirst && parts.length > 0 && (CONNECTORS.has(parts[0]!) || isStopword(parts[0]!.toLowerCase()))) parts.shift();
   if (parts.length === 0) return;
-  if (parts.length === 1 && parts[0]!.length < 2) return;
+  if (parts.length === 1 && (parts[0]!.length < 2 || ARTICLES.has(parts[0]!.toLowerCase()))) return;
   addName(acc, parts, afterRole);
 }

@@ -1,6 +1,6 @@
 import type { Cache } from '../../runtime/cache.js';
 import type { CachedStory } from './feed-items.js';
-import { feedsOf, storyKey } from './feed-items.js';
+import { feedsByRegion, feedScore, feedsOf, storyKey } from './feed-items.js';
 
 /** Feed sorted sets keep this many leads each; deeper pages come from the database. */
 export const FEED_KEEP = 2_000;
@@ -17,11 +17,13 @@ export async function publishStories(cache: Cache, stories: readonly CachedStory
   const byFeed = new Map<string, { member: string; score: number }[]>();
   const removals = new Map<string, string[]>();
   for (const s of stories) {
-    const feeds = feedsOf({ category: s.item.category, regions: s.regions });
-    for (const f of feeds) {
-      let list = byFeed.get(f);
-      if (!list) byFeed.set(f, (list = []));
-      list.push({ member: s.item.story_id, score: s.score });
+    const byRegion = feedsByRegion({ category: s.item.category, regions: s.regions });
+    const feeds = byRegion.map((f) => f.key);
+    for (const { key, region } of byRegion) {
+      let list = byFeed.get(key);
+      if (!list) byFeed.set(key, (list = []));
+      // an edition's own news first: a story is ranked higher where it happened
+      list.push({ member: s.item.story_id, score: feedScore(s, region) });
     }
     const prev = previous.get(s.item.story_id);
     if (prev) {

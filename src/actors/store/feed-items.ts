@@ -1,4 +1,5 @@
 import type { ArticleRow } from './articles.js';
+import { displayTitle } from './display-title.js';
 import type { StoryRow } from './stories.js';
 
 /**
@@ -43,6 +44,8 @@ export interface CachedStory {
   publisher_id: string;
   score: number;
   regions: string[];
+  /** editions where it happened: its feeds there rank it `HOME_BONUS` higher (absent in entries cached before) */
+  home_regions?: string[];
 }
 
 export const CATEGORIES = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'] as const;
@@ -68,30 +71,12 @@ export function storyScore(s: Pick<StoryRow, 'updated_at' | 'publisher_count' | 
   return Math.round((t + Math.log2(1 + s.publisher_count) + 0.5 * Math.log2(1 + s.article_count)) * 1e6) / 1e6;
 }
 
-// wire slugs a reader has no use for: `UPDATE 2-`, `REFILE-`, `CORRECTED-` (framings such as
-// "Analysis:" stay: they tell the reader what kind of piece it is)
-const WIRE_SLUG = /^\s*(?:(?:UPDATE|REFILE|CORRECTED|RPT|WRAPUP)(?:\s*\d+)?\s*-\s*)+(?=\S)/;
-
-/**
- * A headline as a story shows it: without wire slugs and without a trailing `| Publisher` or
- * `- Publisher` when it names the publisher already shown beside it.
- */
-export function readerTitle(title: string, publisherName: string): string {
-  let t = title.replace(WIRE_SLUG, '');
-  const name = publisherName.trim().toLowerCase();
-  if (name) {
-    const m = /\s+[|\u2013\u2014-]\s+([^|\u2013\u2014]+)$/.exec(t);
-    if (m && m[1]!.trim().toLowerCase() === name && m.index > 0) t = t.slice(0, m.index);
-  }
-  return t.trim() || title;
-}
-
 export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_name: string }): CachedStory {
   return {
     item: {
       article_id: lead.id,
       story_id: story.id,
-      title: readerTitle(lead.title, lead.publisher_name),
+      title: displayTitle(lead.title, lead.publisher_name),
       summary: lead.snippet,
       thumbnail_url: lead.thumbnail_url,
       publisher_id: lead.publisher_id,
@@ -105,15 +90,32 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
     publisher_id: lead.publisher_id,
     score: story.score,
     regions: story.regions,
+    home_regions: story.home_regions ?? [],
   };
+}
+
+/**
+ * How much higher a story ranks in the feeds of an edition where it happened, in score units
+ * (12 h each): a reader of an edition sees that edition's news first, as if a day fresher.
+ */
+export const HOME_BONUS = 2;
+
+/** A story's rank score in one feed (`feed:{region}:{category}`). */
+export function feedScore(s: Pick<CachedStory, 'score' | 'home_regions'>, region: string): number {
+  return region !== 'global' && s.home_regions?.includes(region) ? s.score + HOME_BONUS : s.score;
 }
 
 /** The feeds a story belongs to: its category and `top`, in each of its regions and `global`. */
 export function feedsOf(s: { category: string | null; regions: readonly string[] }): string[] {
+  return feedsByRegion(s).map((f) => f.key);
+}
+
+/** `feedsOf` with the region of each feed. */
+export function feedsByRegion(s: { category: string | null; regions: readonly string[] }): { key: string; region: string }[] {
   const regions = ['global', ...s.regions.filter((r) => r !== 'global')];
   const cats = s.category ? ['top', s.category] : ['top'];
-  const out: string[] = [];
-  for (const r of regions) for (const c of cats) out.push(feedKey(r, c));
+  const out: { key: string; region: string }[] = [];
+  for (const r of regions) for (const c of cats) out.push({ key: feedKey(r, c), region: r });
   return out;
 }
 
@@ -137,7 +139,7 @@ export function pickRelated(lead: Pick<FeedItem, 'article_id' | 'publisher_id' |
   for (const c of candidates) {
     if (out.length >= max) break;
     if (c.id === lead.article_id || publishers.has(c.publisher_id)) continue;
-    const title = readerTitle(c.title, c.publisher_name);
+    const title = displayTitle(c.title, c.publisher_name);
     const key = headlineKey(title);
     if (key === '' || titles.has(key)) continue;
     publishers.add(c.publisher_id);

@@ -291,6 +291,12 @@ CREATE TABLE rejected_articles (
 CREATE INDEX rejected_articles_last_idx ON rejected_articles (last_at);
 `;
 
+// A story's editions split in two: where it happened (its home, ranked first there) and where
+// it is carried by its coverage (`regions` holds both, home first).
+const storyHomeRegions = `
+ALTER TABLE stories ADD COLUMN IF NOT EXISTS home_regions text[] NOT NULL DEFAULT '{}';
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -306,6 +312,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 22, name: 'publisher authority from tier and record', sql: publisherAuthority },
   { version: 23, name: 'reader profile load as one planned-once function', sql: readerLoad },
   { version: 25, name: 'search answers one result per story, with how many of its articles matched', sql: searchGroupedByStory },
+  { version: 27, name: 'stories know their home editions (where they happened) besides the editions carrying them', sql: storyHomeRegions },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

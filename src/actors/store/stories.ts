@@ -1,6 +1,6 @@
 import type { Sql } from '../../runtime/sql.js';
 import type { StorySummary } from '../stories/clusterer.js';
-import { storyScore } from './feed-items.js';
+import { HOME_BONUS, storyScore } from './feed-items.js';
 
 /** A story as stored (DESIGN §4): one event, many articles, one lead. */
 export interface StoryRow {
@@ -12,7 +12,10 @@ export interface StoryRow {
   first_seen: string;
   updated_at: string;
   category: string | null;
+  /** editions the story is filed in (besides global) */
   regions: string[];
+  /** of those, where it happened: its feeds there rank it first (absent in rows written before migration 27) */
+  home_regions?: string[];
   entities: string[];
   score: number;
 }
@@ -29,6 +32,7 @@ export function storyRowOf(v: StorySummary): StoryRow {
     updated_at: new Date(v.updated).toISOString(),
     category: v.category,
     regions: v.regions,
+    home_regions: v.home_regions,
     entities: v.entities,
     score: 0,
   };
@@ -53,23 +57,25 @@ export async function countStoryArticles(sql: Sql, ids: readonly string[]): Prom
 /** Batched idempotent upsert; the newest version of a story wins, counts as given (see `countStoryArticles`). */
 export async function upsertStories(sql: Sql, rows: readonly StoryRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const cols: unknown[][] = Array.from({ length: 11 }, () => []);
+  const cols: unknown[][] = Array.from({ length: 12 }, () => []);
+  const pgArray = (xs: readonly string[]): string => `{${xs.map((x) => `"${x.replace(/["\\]/g, '')}"`).join(',')}}`;
   for (const r of rows) {
     const v = [r.id, r.title, r.lead_article_id, r.article_count, r.publisher_count, r.first_seen, r.updated_at, r.category,
-      `{${r.regions.map((x) => `"${x.replace(/["\\]/g, '')}"`).join(',')}}`, JSON.stringify(r.entities ?? []), r.score];
+      pgArray(r.regions), JSON.stringify(r.entities ?? []), r.score, pgArray(r.home_regions ?? [])];
     for (let i = 0; i < v.length; i++) cols[i]!.push(v[i]);
   }
   await sql.query(
-    `INSERT INTO stories (id, title, lead_article_id, article_count, publisher_count, first_seen, updated_at, category, regions, entities, score)
-     SELECT s.id, s.title, s.lead, s.ac, s.pc, s.fs, s.up, s.cat, s.regions::text[], s.ent::jsonb, s.score
+    `INSERT INTO stories (id, title, lead_article_id, article_count, publisher_count, first_seen, updated_at, category, regions, entities, score, home_regions)
+     SELECT s.id, s.title, s.lead, s.ac, s.pc, s.fs, s.up, s.cat, s.regions::text[], s.ent::jsonb, s.score, s.home::text[]
        FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::timestamptz[], $7::timestamptz[], $8::text[],
-                   $9::text[], $10::text[], $11::float8[]) AS s(id, title, lead, ac, pc, fs, up, cat, regions, ent, score)
+                   $9::text[], $10::text[], $11::float8[], $12::text[]) AS s(id, title, lead, ac, pc, fs, up, cat, regions, ent, score, home)
      ON CONFLICT (id) DO UPDATE SET
        title = EXCLUDED.title, lead_article_id = EXCLUDED.lead_article_id,
        article_count = EXCLUDED.article_count, publisher_count = EXCLUDED.publisher_count,
        first_seen = LEAST(stories.first_seen, EXCLUDED.first_seen),
        updated_at = GREATEST(stories.updated_at, EXCLUDED.updated_at),
-       category = EXCLUDED.category, regions = EXCLUDED.regions, entities = EXCLUDED.entities, score = EXCLUDED.score`,
+       category = EXCLUDED.category, regions = EXCLUDED.regions, entities = EXCLUDED.entities, score = EXCLUDED.score,
+       home_regions = EXCLUDED.home_regions`,
     cols,
   );
 }
@@ -77,7 +83,7 @@ export async function upsertStories(sql: Sql, rows: readonly StoryRow[]): Promis
 const STORY_COLS = `id, title, lead_article_id, article_count, publisher_count,
   to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS first_seen,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at,
-  category, regions, entities, score`;
+  category, regions, home_regions, entities, score`;
 
 export async function getStories(sql: Sql, ids: readonly string[]): Promise<StoryRow[]> {
   if (ids.length === 0) return [];
@@ -88,7 +94,8 @@ export async function getStories(sql: Sql, ids: readonly string[]): Promise<Stor
 /**
  * Ranked story ids for a feed straight from SQL (used to rebuild the cache and when the cache is
  * down): `top` ranks by score, a category by score within it; a region filter keeps stories
- * carried by that edition (global shows all).
+ * carried by that edition (global shows all), those that happened there `HOME_BONUS` higher
+ * (the feed score, as the cache ranks them).
  */
 export async function rankedStories(
   sql: Sql,
@@ -96,6 +103,7 @@ export async function rankedStories(
 ): Promise<{ id: string; score: number }[]> {
   const params: unknown[] = [opts.limit];
   const where: string[] = ['lead_article_id IS NOT NULL'];
+  let rank = 'score';
   if (opts.category !== 'top') {
     params.push(opts.category);
     where.push(`category = $${params.length}`);
@@ -103,17 +111,18 @@ export async function rankedStories(
   if (opts.region !== 'global') {
     params.push(opts.region);
     where.push(`$${params.length} = ANY(regions)`);
+    rank = `(score + CASE WHEN $${params.length} = ANY(home_regions) THEN ${HOME_BONUS} ELSE 0 END)`;
   }
   if (opts.after) {
     params.push(opts.after.score, opts.after.id);
-    where.push(`(score < $${params.length - 1} OR (score = $${params.length - 1} AND id < $${params.length}))`);
+    where.push(`(${rank} < $${params.length - 1} OR (${rank} = $${params.length - 1} AND id < $${params.length}))`);
   }
   if (opts.sinceIso) {
     params.push(opts.sinceIso);
     where.push(`updated_at >= $${params.length}`);
   }
   const { rows } = await sql.query<{ id: string; score: number }>(
-    `SELECT id, score FROM stories WHERE ${where.join(' AND ')} ORDER BY score DESC, id DESC LIMIT $1`,
+    `SELECT id, ${rank} AS score FROM stories WHERE ${where.join(' AND ')} ORDER BY ${rank} DESC, id DESC LIMIT $1`,
     params,
   );
   return rows;

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { CATEGORIES } from '../enrich/topic-model.js';
 import { toMillis, type ArticleInput } from '../enrich/text.js';
-import { articleFeatures, type ClusterFeatures, type ClusterHints } from './features.js';
+import { countRegions, editions, REGION_KEYS } from './editions.js';
+import { articleFeatures, whatPart, type ClusterFeatures, type ClusterHints } from './features.js';
 import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
 import { HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
-import { coreIds, countKeys, countShared, mergeIds } from './story-keys.js';
+import { coreIds, countKeys, countShared, mergeIds, themeOf } from './story-keys.js';
 import { TermIndex } from './term-index.js';
 import { addInto, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.js';
 
@@ -28,7 +29,10 @@ export interface StoryView {
   first_seen: number;
   updated: number;
   category: string | null;
+  /** editions the story is filed in: `home_regions` first, then those whose publishers carry enough of it */
   regions: string[];
+  /** editions where it happened: regions of the places a fair share of its articles name */
+  home_regions: string[];
   entities: string[];
   article_ids: string[];
   active: boolean;
@@ -86,7 +90,8 @@ interface Story extends StoryProfile {
   n: number;
   publishers: string[];
   catCounts: number[];
-  regions: string[];
+  /** per edition (REGION_KEYS order): articles whose places lie there, then articles whose publisher is there */
+  regionCounts: Uint16Array;
   lead: LeadCandidate & { title: string };
   articleIds: string[];
   posted: number[];
@@ -99,9 +104,17 @@ interface Story extends StoryProfile {
   leadPlaceIds: Int32Array;
   leadCityIds: Int32Array;
   cityCounts: number[] | null;
+  /** article counts per "what" term (flat [id, count, ...]) over the story's own writings (not duplicates) */
+  themeCounts: number[] | null;
+  /** articles that are not duplicates of another */
+  writings: number;
 }
 
 const ENTITY_CAP = 32;
+const NO_THEME = { ids: new Int32Array(0), weights: new Float32Array(0) };
+/** a story's theme: the "what" words at least 90 % of its writings use, from 4 writings on */
+const THEME_SHARE = 0.9;
+const THEME_MIN = 4;
 const EXEMPLARS = 5;
 const CENTROID_TERMS = 192;
 
@@ -118,8 +131,9 @@ export class StoryClusterer {
   private readonly archive = new Map<string, StoryView>();
   private readonly index: TermIndex;
   private clock = -Infinity;
-  /** scratch: the current article's vector by term id (all zero between articles) */
+  /** scratch: the current article's vector (and its "what" part) by term id (all zero between articles) */
   private dense = new Float32Array(0);
+  private denseWhat = new Float32Array(0);
   private lastSweep = -Infinity;
 
   constructor(private readonly opts: ClustererOptions = {}) {
@@ -157,11 +171,14 @@ export class StoryClusterer {
     let best: Story | null = null;
     let bestScore = -Infinity;
     const dense = this.scatter(f.vec);
+    const denseWhat = this.denseWhat;
+    for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = f.what.weights[i]!;
     for (const s of this.candidates(f)) {
-      const sc = scoreStory(f, category, s, w, bestScore, dense).total;
+      const sc = scoreStory(f, category, s, w, bestScore, dense, denseWhat).total;
       if (sc > bestScore) { bestScore = sc; best = s; }
     }
     this.unscatter(f.vec);
+    for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = 0;
     if (best && bestScore >= w.threshold) return this.join(best, a, f, hints, bestScore, 'score');
     return this.open(a, f, hints, Number.isFinite(bestScore) ? bestScore : 0);
   }
@@ -180,7 +197,7 @@ export class StoryClusterer {
     return {
       id: s.id, title: s.lead.title, lead_article_id: s.lead.articleId, article_count: s.n,
       publisher_count: s.publishers.length, first_seen: s.firstSeen, updated: s.updated,
-      category: s.category, regions: [...s.regions], entities: ents, active: true,
+      category: s.category, ...editions(s.regionCounts, s.n), entities: ents, active: true,
     };
   }
 
@@ -215,8 +232,9 @@ export class StoryClusterer {
   /** `v` written into the dense scratch array (grown with the vocabulary); `unscatter` clears it. */
   private scatter(v: SparseVec): Float32Array {
     if (this.dense.length < this.vocab.size) {
-      const grown = new Float32Array(Math.max(this.vocab.size, this.dense.length * 2, 1024));
-      this.dense = grown;
+      const n = Math.max(this.vocab.size, this.dense.length * 2, 1024);
+      this.dense = new Float32Array(n);
+      this.denseWhat = new Float32Array(n);
     }
     const d = this.dense;
     for (let i = 0; i < v.ids.length; i++) d[v.ids[i]!] = v.weights[i]!;
@@ -247,15 +265,18 @@ export class StoryClusterer {
     if (ci >= 0) catCounts[ci] = 1;
     const s: Story = {
       slot, id: `st_${a.id}`, n: 1, publishers: [a.publisher], catCounts,
-      regions: hints.region ? [hints.region] : [],
-      centroid: f.vec, centroidNorm: norm(f.vec), exemplars: [f.vec],
+      regionCounts: new Uint16Array(REGION_KEYS.length * 2),
+      centroid: f.vec, centroidNorm: norm(f.vec), whatNorm: f.whatNorm, exemplars: [f.vec],
       entityIds: f.entityIds, personIds: f.personIds, placeIds: f.placeIds, leadTitleIds: f.titleIds,
       updated: f.time, firstSeen: f.time, category: hints.category ?? null,
       lead: this.candidateOf(a, f, 0), articleIds: [a.id], posted: [],
       personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
       leadEntityIds: f.entityIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
       coreEntityIds: f.entityIds, corePlaceIds: f.placeIds, coreCityIds: f.cityIds, cityCounts: null,
+      themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1,
     };
+    [s.themeCounts] = countKeys(null, f.themeIds, 1);
+    countRegions(s.regionCounts, hints);
     [s.cityCounts] = countKeys(null, f.cityIds, 1);
     [s.entityCounts, s.dominantEntities] = countKeys(null, f.entityIds, 1);
     [s.personCounts, s.dominantPersons] = countKeys(null, f.personIds, 1);
@@ -272,7 +293,7 @@ export class StoryClusterer {
     s.articleIds.push(a.id);
     this.articleStory.set(a.id, s);
     if (!s.publishers.includes(a.publisher)) s.publishers.push(a.publisher);
-    if (hints.region && !s.regions.includes(hints.region)) s.regions.push(hints.region);
+    countRegions(s.regionCounts, hints);
     const ci = hints.category ? CATEGORIES.indexOf(hints.category as never) : -1;
     if (ci >= 0) {
       s.catCounts[ci]!++;
@@ -282,6 +303,7 @@ export class StoryClusterer {
     }
     s.centroid = via === 'duplicate' ? s.centroid : addInto(s.centroid === EMPTY_VEC ? f.vec : s.centroid, f.vec, CENTROID_TERMS);
     s.centroidNorm = norm(s.centroid);
+    s.whatNorm = whatPart(s.centroid, this.vocab.nameTerms).whatNorm;
     if (via !== 'duplicate') {
       if (s.exemplars.length >= EXEMPLARS) s.exemplars.splice(1, 1);
       s.exemplars.push(f.vec);
@@ -293,6 +315,15 @@ export class StoryClusterer {
     [s.personCounts, s.dominantPersons] = countKeys(s.personCounts, f.personIds, s.n);
     [s.placeCounts, s.dominantPlaces] = countKeys(s.placeCounts, f.placeIds, s.n);
     [s.entityCounts, s.dominantEntities] = countKeys(s.entityCounts, f.entityIds, s.n);
+    if (via !== 'duplicate') {
+      // a wire story and its copies are one writing: counted once, they would make the
+      // agency's wording the story's theme
+      s.writings++;
+      [s.themeCounts] = countKeys(s.themeCounts, f.themeIds, s.writings);
+      const theme = themeOf(s.themeCounts, s.writings, (id) => this.vocab.idf(id), THEME_SHARE, THEME_MIN);
+      s.themeIds = theme.ids;
+      s.themeWeights = theme.weights;
+    }
     if (f.time > s.updated) s.updated = f.time;
     if (f.time < s.firstSeen) s.firstSeen = f.time;
     this.post(s, f.salient);
@@ -319,7 +350,7 @@ export class StoryClusterer {
     return {
       id: s.id, title: s.lead.title, lead_article_id: s.lead.articleId, article_count: s.n,
       publisher_count: s.publishers.length, first_seen: s.firstSeen, updated: s.updated,
-      category: s.category, regions: [...s.regions], entities: ents, article_ids: [...s.articleIds], active,
+      category: s.category, ...editions(s.regionCounts, s.n), entities: ents, article_ids: [...s.articleIds], active,
     };
   }
 }

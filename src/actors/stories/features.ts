@@ -27,6 +27,14 @@ export interface ClusterFeatures {
   cityIds: Int32Array;
   /** the heaviest rare terms: what the inverted index is probed with and posted under */
   salient: Int32Array;
+  /**
+   * `vec` without the terms that are mostly parts of names: the words that say what happened
+   * ("quake", "rubble", "march", "prize"), not where or who. Not re-normalised; `whatNorm` is its norm.
+   */
+  what: SparseVec;
+  whatNorm: number;
+  /** the heaviest "what" terms (at most 12): counted per story to find the words every article of it uses */
+  themeIds: Int32Array;
   time: number;
 }
 
@@ -44,6 +52,8 @@ const PLACE_WEIGHT = 1.5;
 const TEXT_CHARS = 1500;
 /** entity keys in more than this share of documents do not identify a story */
 const RARE_ENTITY_SHARE = 0.005;
+/** "what" terms per article counted towards its story's theme */
+const THEME_TERMS = 12;
 /** terms kept per article vector: enough for a long text to keep its specific details */
 const VEC_TERMS = 128;
 
@@ -64,19 +74,29 @@ function sortedUnique(xs: number[]): Int32Array {
 export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: ClusterHints, fallbackTime: number): ClusterFeatures {
   const tf = new Map<number, number>();
   const titleIdList: number[] = [];
+  // words written as parts of names here (people, organisations, places): the vocabulary learns
+  // which terms are mostly names, so a story's "what happened" words can be told from its names
+  let nameWords: Set<string> | null = null;
+  for (const e of hints.entities ?? []) for (const t of tokenize(e.name)) (nameWords ??= new Set()).add(t);
+  const nameIdList: number[] = [];
   const bump = (id: number, w: number): void => { tf.set(id, (tf.get(id) ?? 0) + w); };
+  const word = (t: string): number => {
+    const id = vocab.id(stem(t));
+    if (nameWords?.has(t)) nameIdList.push(id);
+    return id;
+  };
 
   // syndication noise (`UPDATE 2-`, `| The Berlin Ledger`) is no part of what a story is about
   for (const t of tokenize(removeTitleNoise(a.title))) {
     if (!isContentToken(t)) continue;
-    const id = vocab.id(stem(t));
+    const id = word(t);
     titleIdList.push(id);
     bump(id, TITLE_WEIGHT);
   }
   let body = a.summary ?? '';
   if (a.text) body += '\n' + (a.text.length > TEXT_CHARS ? a.text.slice(0, TEXT_CHARS) : a.text);
   if (body.length > 0) {
-    for (const t of tokenize(body)) if (isContentToken(t)) bump(vocab.id(stem(t)), 1);
+    for (const t of tokenize(body)) if (isContentToken(t)) bump(word(t), 1);
   }
   const entityIdList: number[] = [];
   const namedIdList: number[] = [];
@@ -122,7 +142,9 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const entityIds = sortedUnique(entityIdList);
   const namedIds = sortedUnique(namedIdList);
   const rareEntityIds = vocab.docs > 500 ? namedIds.filter((id) => vocab.share(id) < RARE_ENTITY_SHARE) : namedIds;
-  vocab.observe(vec.ids);
+  vocab.observe(vec.ids, sortedUnique([...nameIdList, ...entityIdList, ...placeIdList]));
+  const { what, whatNorm } = whatPart(vec, vocab.nameTerms);
+  const themeIds = heaviest(what, THEME_TERMS);
   const t = toMillis(a.published_at);
   return {
     vec,
@@ -134,8 +156,35 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     placeIds: sortedUnique(placeIdList),
     cityIds: sortedUnique(cityIdList),
     salient: Int32Array.from(salient),
+    what,
+    whatNorm,
+    themeIds,
     time: Number.isFinite(t) ? t : fallbackTime,
   };
+}
+
+/** The entries of `v` whose terms are not mostly names (`nameTerms[id]` 0), with their norm. */
+export function whatPart(v: SparseVec, nameTerms: Uint8Array): { what: SparseVec; whatNorm: number } {
+  let n = 0;
+  for (let i = 0; i < v.ids.length; i++) if (nameTerms[v.ids[i]!] !== 1) n++;
+  const ids = new Int32Array(n);
+  const weights = new Float32Array(n);
+  let sq = 0;
+  for (let i = 0, k = 0; i < v.ids.length; i++) {
+    if (nameTerms[v.ids[i]!] === 1) continue;
+    ids[k] = v.ids[i]!;
+    weights[k] = v.weights[i]!;
+    sq += v.weights[i]! * v.weights[i]!;
+    k++;
+  }
+  return { what: { ids, weights }, whatNorm: Math.sqrt(sq) };
+}
+
+/** Ids of the `k` heaviest entries of `v`. */
+function heaviest(v: SparseVec, k: number): Int32Array {
+  if (v.ids.length <= k) return v.ids;
+  const order = Array.from(v.ids.keys()).sort((x, y) => v.weights[y]! - v.weights[x]!).slice(0, k);
+  return Int32Array.from(order, (i) => v.ids[i]!);
 }
 
 /** Size of the intersection of two sorted id arrays. */

@@ -12,6 +12,11 @@ import { dot, type SparseVec } from './vectors.js';
 export interface StoryProfile {
   centroid: SparseVec;
   centroidNorm: number;
+  /** norm of the centroid's "what happened" terms (those not mostly parts of names) */
+  whatNorm: number;
+  /** "what" terms (nearly) every article of the story uses, sorted, with their IDF when it was found */
+  themeIds: Int32Array;
+  themeWeights: Float32Array;
   /** a few member vectors (the first and the latest): a sprawling story still matches a close member */
   exemplars: SparseVec[];
   /** entity key ids of the story with their article counts, sorted by id */
@@ -49,6 +54,16 @@ export interface ScoreWeights {
   coreEntityConflict: number;
   corePlaceConflict: number;
   coreCityConflict: number;
+
+  /**
+   * penalty when what happened disagrees: the cosine of the article's "what" words (not parts of
+   * names) with the story's is below `whatFloor`
+   */
+  whatConflict: number;
+  whatFloor: number;
+  /** penalty when the article holds less than `themeFloor` of the story's theme (IDF-weighted) */
+  themeConflict: number;
+  themeFloor: number;
   /** discount of similarity to a single member against similarity to the centroid */
   exemplar: number;
   /** time scale of the proximity term, ms */
@@ -65,6 +80,10 @@ export interface ScoreWeights {
  */
 export const HEADLINE_WEIGHTS: ScoreWeights = {
   content: 1,
+  whatConflict: 0,
+  whatFloor: 0,
+  themeConflict: 0,
+  themeFloor: 0,
   entities: 0.1,
   headline: 0,
   time: 0.05,
@@ -83,10 +102,18 @@ export const HEADLINE_WEIGHTS: ScoreWeights = {
 /**
  * Weights for articles with text (a long snippet or a body). Long vectors make the cosine
  * reliable and similar-but-different events share entities and category, so content decides;
- * a long report names many people, so another person weighs little.
+ * a long report names many people, so another person weighs little. What happened must still
+ * agree: no "what" words in common, or none of the words every report of the story uses, costs
+ * 0.3 (on ECB+ every stronger rule here, core names or cities included, cost more recall than it
+ * bought precision). A single member counts 0.85 of the centroid (0.9 let one template-like
+ * report pull a look-alike event in).
  */
 export const TEXT_WEIGHTS: ScoreWeights = {
   content: 1,
+  whatConflict: 0.3,
+  whatFloor: 0.05,
+  themeConflict: 0.3,
+  themeFloor: 0.5,
   entities: 0.1,
   headline: 0.05,
   time: 0.05,
@@ -97,7 +124,7 @@ export const TEXT_WEIGHTS: ScoreWeights = {
   coreEntityConflict: 0,
   corePlaceConflict: 0,
   coreCityConflict: 0,
-  exemplar: 0.9,
+  exemplar: 0.85,
   timeScaleMs: 36 * 3_600_000,
   threshold: 0.34,
 };
@@ -105,11 +132,14 @@ export const TEXT_WEIGHTS: ScoreWeights = {
 /**
  * Weights for title + snippet (the common feed item). A snippet is the lead sentence, and
  * formulaic news repeats lead sentences event after event with other names in them; so the
- * article must share an entity, country and city with what the story is about (its core).
+ * article must share an entity, country and city with what the story is about (its core), and
+ * what happened must agree (a quake, a march and a ceremony in one city share the city).
  * Tuned on the simulator's events, checked on UCI and ECB+.
  */
 export const SNIPPET_WEIGHTS: ScoreWeights = {
   ...TEXT_WEIGHTS,
+  whatFloor: 0.1,
+  exemplar: 0.9,
   threshold: 0.4,
   personConflict: 0.6,
   coreEntityConflict: 0.3,
@@ -124,6 +154,8 @@ export const DEFAULT_WEIGHTS = HEADLINE_WEIGHTS;
 export interface ScoreParts {
   total: number;
   content: number;
+  /** cosine of the "what happened" words; -1 when not computed (no penalty weight, or no such words) */
+  what: number;
   entities: number;
   headline: number;
   time: number;
@@ -139,8 +171,31 @@ function denseDot(dense: Float32Array, b: SparseVec): number {
   return s;
 }
 
+/** IDF-weighted share of the story's theme the article holds (`dense`: the article's vector by term id). */
+export function themeShare(a: ClusterFeatures, s: StoryProfile, dense?: Float32Array): number {
+  let held = 0, all = 0;
+  for (let i = 0; i < s.themeIds.length; i++) {
+    const id = s.themeIds[i]!;
+    const w = s.themeWeights[i]!;
+    all += w;
+    if (dense ? dense[id]! > 0 : has(a.vec.ids, id)) held += w;
+  }
+  return all > 0 ? held / all : 1;
+}
+
+function has(sorted: Int32Array, id: number): boolean {
+  let lo = 0, hi = sorted.length - 1;
+  while (lo <= hi) {
+    const m = (lo + hi) >> 1;
+    const x = sorted[m]!;
+    if (x === id) return true;
+    if (x < id) lo = m + 1; else hi = m - 1;
+  }
+  return false;
+}
+
 /** No score to report: the upper bound could not beat `floor`. */
-const PRUNED: ScoreParts = { total: -Infinity, content: 0, entities: 0, headline: 0, time: 0, conflict: 0 };
+const PRUNED: ScoreParts = { total: -Infinity, content: 0, what: -1, entities: 0, headline: 0, time: 0, conflict: 0 };
 
 /**
  * The join score of article `a` against story `s`. With `floor`, a story whose best possible
@@ -148,7 +203,7 @@ const PRUNED: ScoreParts = { total: -Infinity, content: 0, entities: 0, headline
  * -Infinity): the content similarity is the expensive part. With `dense` (`a.vec` scattered by
  * the caller) the dot products cost one lookup per story term.
  */
-export function scoreStory(a: ClusterFeatures, category: string | null, s: StoryProfile, w: ScoreWeights = DEFAULT_WEIGHTS, floor = -Infinity, dense?: Float32Array): ScoreParts {
+export function scoreStory(a: ClusterFeatures, category: string | null, s: StoryProfile, w: ScoreWeights = DEFAULT_WEIGHTS, floor = -Infinity, dense?: Float32Array, denseWhat?: Float32Array): ScoreParts {
   const ne = a.entityIds.length;
   const entities = ne > 0 ? Math.min(1, overlap(a.entityIds, s.entityIds) / Math.min(ne, 2)) : 0;
   const nt = Math.min(a.titleIds.length, s.leadTitleIds.length);
@@ -166,6 +221,7 @@ export function scoreStory(a: ClusterFeatures, category: string | null, s: Story
   if (a.namedIds.length > 0 && s.coreEntityIds.length > 0 && overlap(a.rareEntityIds, s.coreEntityIds) === 0) conflict += w.coreEntityConflict;
   if (a.placeIds.length > 0 && s.corePlaceIds.length > 0 && overlap(a.placeIds, s.corePlaceIds) === 0) conflict += w.corePlaceConflict;
   if (a.cityIds.length > 0 && s.coreCityIds.length > 0 && overlap(a.cityIds, s.coreCityIds) === 0) conflict += w.coreCityConflict;
+  if (w.themeConflict > 0 && s.themeIds.length > 0 && themeShare(a, s, dense) < w.themeFloor) conflict += w.themeConflict;
   const cat = category !== null && category === s.category ? 1 : 0;
   const rest = w.entities * entities + w.headline * headline + w.time * time + w.category * cat - conflict;
   // both vectors are unit length: no cosine exceeds 1 (and exemplars count at most w.exemplar <= 1)
@@ -180,7 +236,15 @@ export function scoreStory(a: ClusterFeatures, category: string | null, s: Story
       if (c > content) content = c;
     }
   }
+  // What happened must agree, not only where and who: a quake, a march and a ceremony in one
+  // city share the city's name, and a club's match and its transfer share the club's. Only
+  // lowers the score, so it is taken after the bounds.
+  let what = -1;
+  if (w.whatConflict > 0 && a.whatNorm > 0 && s.whatNorm > 0) {
+    what = (denseWhat ? denseDot(denseWhat, s.centroid) : dot(a.what, s.centroid)) / (a.whatNorm * s.whatNorm);
+    if (what < w.whatFloor) conflict += w.whatConflict;
+  }
   // summed in the order of the parts, so a score never depends on whether a bound was taken
   const total = w.content * content + w.entities * entities + w.headline * headline + w.time * time + w.category * cat - conflict;
-  return { total, content, entities, headline, time, conflict };
+  return { total, content, what, entities, headline, time, conflict };
 }

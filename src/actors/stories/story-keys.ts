@@ -51,3 +51,20 @@ export function countShared(a: Int32Array, b: Int32Array): number {
   for (const x of a) if (b.includes(x)) n++;
   return n;
 }
+
+/**
+ * A story's theme: the keys at least `share` of its `n` articles name (from `min` articles on),
+ * with `weight(id)` each. For "what happened" words, these are the words every report of the
+ * event uses ("rents" in every report of a march over rents), which a report of another event
+ * of the same kind in the same place lacks.
+ */
+export function themeOf(counts: number[] | null, n: number, weight: (id: number) => number, share = 0.8, min = 3): { ids: Int32Array; weights: Float32Array } {
+  if (!counts || n < min) return NO_THEME;
+  const ids: number[] = [];
+  for (let k = 1; k < counts.length; k += 2) if (counts[k]! >= share * n) ids.push(counts[k - 1]!);
+  if (ids.length === 0) return NO_THEME;
+  ids.sort((a, b) => a - b);
+  return { ids: Int32Array.from(ids), weights: Float32Array.from(ids, weight) };
+}
+
+const NO_THEME = { ids: new Int32Array(0), weights: new Float32Array(0) };

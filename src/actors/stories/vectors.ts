@@ -18,6 +18,11 @@ export class Vocabulary {
   private readonly ids = new Map<string, number>();
   private names: string[] = [];
   private df = new Float64Array(1024);
+  /** per term: articles seen holding it (background statistics not counted), and of those, as part of a name */
+  private seen = new Float32Array(1024);
+  private asName = new Float32Array(1024);
+  /** per term: 1 when most articles holding it wrote it as part of a name ("rio", "harriers", an entity key) */
+  private nameMask = new Uint8Array(1024);
   /** documents counted so far */
   docs = 0;
 
@@ -31,6 +36,11 @@ export class Vocabulary {
         const next = new Float64Array(this.df.length * 2);
         next.set(this.df);
         this.df = next;
+        this.seen = grow(this.seen, next.length);
+        this.asName = grow(this.asName, next.length);
+        const mask = new Uint8Array(next.length);
+        mask.set(this.nameMask);
+        this.nameMask = mask;
       }
     }
     return id;
@@ -53,10 +63,29 @@ export class Vocabulary {
     for (const [term, n] of Object.entries(df)) this.df[this.id(term)]! += n;
   }
 
-  /** Count one document containing these (distinct) term ids. */
-  observe(ids: ArrayLike<number>): void {
+  /**
+   * Count one document containing these (distinct) term ids, of which `names` (a sorted subset)
+   * were written as part of a name in it.
+   */
+  observe(ids: ArrayLike<number>, names: ArrayLike<number> = NO_NAMES): void {
     this.docs++;
-    for (let i = 0; i < ids.length; i++) this.df[ids[i]!]! += 1;
+    let k = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      this.df[id]! += 1;
+      const seen = ++this.seen[id]!;
+      while (k < names.length && names[k]! < id) k++;
+      const named = k < names.length && names[k] === id ? ++this.asName[id]! : this.asName[id]!;
+      this.nameMask[id] = named * 2 > seen ? 1 : 0;
+    }
+  }
+
+  /**
+   * Per term id, 1 when the term is mostly part of names (people, organisations, places; and
+   * every entity or place key): what happened is told by the other words. Live view, grows.
+   */
+  get nameTerms(): Uint8Array {
+    return this.nameMask;
   }
 
   /** Smoothed IDF; `prior` pseudo-documents keep the first articles of a stream from over-weighting every word. */
@@ -68,6 +97,14 @@ export class Vocabulary {
   share(id: number): number {
     return this.docs === 0 ? 0 : this.df[id]! / this.docs;
   }
+}
+
+const NO_NAMES = new Int32Array(0);
+
+function grow(a: Float32Array, n: number): Float32Array<ArrayBuffer> {
+  const next = new Float32Array(n);
+  next.set(a);
+  return next;
 }
 
 /** Light English stemming: plural and possessive endings, so "elephants" meets "elephant". */

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ArticleRow } from '../../actors/store/articles.js';
+import { displayTitle } from '../../actors/store/display-title.js';
 import type { Cache } from '../../runtime/cache.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
@@ -105,6 +106,7 @@ export function jsonCached(req: Request, data: unknown, cacheControl: string): R
 export interface PublicArticle {
   id: string;
   story_id: string | null;
+  /** the display title (see displayTitle); the stored title keeps what the publisher sent */
   title: string;
   summary: string | null;
   thumbnail_url: string | null;
@@ -129,7 +131,7 @@ export function publicArticle(a: PublicSource): PublicArticle {
   return {
     id: a.id,
     story_id: a.story_id,
-    title: a.title,
+    title: displayTitle(a.title, a.publisher_name),
     summary: a.snippet,
     thumbnail_url: a.thumbnail_url,
     publisher_id: a.publisher_id,

@@ -1,5 +1,5 @@
 import { storyArticles } from '../../actors/store/articles.js';
-import { readerTitle } from '../../actors/store/feed-items.js';
+import { displayTitle } from '../../actors/store/display-title.js';
 import { getStories } from '../../actors/store/stories.js';
 import { coverageSections } from '../coverage.js';
 import { parseId, readQuery } from '../params.js';
@@ -31,7 +31,7 @@ export function registerStoryRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
         if (p) p.article_count++;
         else pubs.set(a.publisher_id, { id: a.publisher_id, name: a.publisher_name, article_count: 1 });
       }
-      const articles = rows.map((a) => ({ ...publicArticle(a), display_title: readerTitle(a.title, a.publisher_name) }));
+      const articles = rows.map((a) => ({ ...publicArticle(a), display_title: displayTitle(a.title, a.publisher_name) }));
       const sections = coverageSections(
         articles.map((a, i) => ({ ...a, publisher_tier: rows[i]!.publisher_tier })),
         story.lead_article_id,

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { enrich } from '../../src/actors/enrich/enrich.js';
+import type { ArticleInput } from '../../src/actors/enrich/text.js';
+import { StoryClusterer } from '../../src/actors/stories/clusterer.js';
+
+/**
+ * The mixes a reader saw on the front page (issue "Stories that never mix events"): events of
+ * several kinds in one city, and two of one kind in one city about different things. Each case
+ * feeds reports of every event in turn, as they arrive, and expects one story per event.
+ */
+
+const H = 3_600_000;
+const T0 = Date.UTC(2026, 2, 2, 6);
+let seq = 0;
+
+function art(title: string, summary: string, hoursAfter: number): ArticleInput {
+  seq++;
+  return { id: `p${seq}`, url: `https://outlet${seq}.example/n/${seq}`, title, summary, publisher: `outlet${seq % 7}`, published_at: T0 + hoursAfter * H };
+}
+
+function feed(c: StoryClusterer, a: ArticleInput): string {
+  const e = enrich(a);
+  return c.add(a, { entities: e.entities, places: e.places, category: e.category, region: e.region }).storyId;
+}
+
+/** Background traffic so the online IDF knows which words are common. */
+function clusterer(): StoryClusterer {
+  const c = new StoryClusterer();
+  const bg = [
+    ['Stocks edge higher as investors weigh jobs data', 'Shares rose on Monday as traders looked ahead to figures due later in the week.'],
+    ['Government unveils plan to cut taxes for families', 'The finance ministry said the measures would take effect next year.'],
+    ['Team wins final match of the season at home', 'The coach praised the players after a hard-fought game in front of a full stadium.'],
+    ['New phone goes on sale with a bigger screen', 'The company said the device would cost less than last year\'s model.'],
+    ['Police investigate fire at a warehouse downtown', 'Nobody was hurt, officials said, and the cause of the blaze is not yet known.'],
+  ];
+  bg.forEach(([t, s], i) => feed(c, art(t!, s!, -30 + i)));
+  return c;
+}
+
+type Report = [event: string, title: string, summary: string];
+
+describe('stories never mix events', () => {
+  it.each<[string, Report[]]>([
+    ['a quake, a march and an awards night in one city', [
+      ['quake', 'Strong quake rattles Casablanca, 60 dead', 'A magnitude 6.4 earthquake struck near Casablanca in Morocco on Tuesday, killing at least 60 people, the civil protection chief Amina Radi said.'],
+      ['march', 'Thousands march in Casablanca over fuel prices', 'Thousands of people marched through Casablanca on Tuesday to protest against rising fuel prices, organiser Karim Benali said.'],
+      ['awards', 'The Silver Harbour sweeps Casablanca film awards', 'The Silver Harbour won six prizes at the annual film awards in Casablanca on Tuesday night, director Leila Mansouri said.'],
+      ['quake', 'Rescuers search rubble after Casablanca earthquake', 'Rescue teams in Casablanca worked through the night to reach people trapped after the magnitude 6.4 quake.'],
+      ['march', 'Police and protesters clash in Casablanca over fuel prices', 'Police in Casablanca used tear gas to disperse crowds angry about fuel prices, witnesses said.'],
+      ['awards', 'Casablanca film awards: the full list of winners', 'Director Leila Mansouri took the top prize at the Casablanca film awards, where The Silver Harbour won six prizes.'],
+      ['quake', 'Casablanca quake: death toll rises to 75', 'The death toll from the magnitude 6.4 earthquake near Casablanca rose to 75, civil protection chief Amina Radi said.'],
+      ['march', 'Fuel price protests spread beyond Casablanca', 'Protests over fuel prices entered a second day in Casablanca, with organiser Karim Benali promising larger marches.'],
+    ]],
+    ['two marches in one city about different things', [
+      ['fuel', 'Thousands march in Lisbon over fuel prices', 'Thousands of people marched through Lisbon on Saturday to protest against fuel prices, organiser Rui Costa said.'],
+      ['fuel', 'Lisbon protests: anger over fuel prices boils over', 'Police in Lisbon used water cannon to disperse protesters angry about fuel prices, witnesses said.'],
+      ['fuel', 'Day two of fuel price protests in Lisbon', 'Protests over fuel prices entered their second day in Lisbon, with organisers promising larger marches.'],
+      ['fuel', 'Lisbon drivers rally against fuel prices', 'Drivers blocked roads into Lisbon to protest against fuel prices, organiser Rui Costa said.'],
+      ['fuel', 'Fuel price marches grow in Lisbon', 'Crowds in Lisbon grew as protests over fuel prices continued, police said.'],
+      ['rents', 'Tenants march in Lisbon over rising rents', 'Thousands of tenants marched through Lisbon on Saturday to protest against rising rents, organiser Ana Lopes said.'],
+      ['rents', 'Lisbon protests: anger over rising rents boils over', 'Police in Lisbon used water cannon to disperse protesters angry about rising rents, witnesses said.'],
+      ['rents', 'Rent protests spread across Lisbon', 'Protests over rising rents spread across Lisbon, with organiser Ana Lopes calling for rent controls.'],
+    ]],
+    ['one club: a match, a transfer and a sacking', [
+      ['match', 'Porto Falcons beat Lyon Rangers 3-1', 'Marco Silva scored twice as the Porto Falcons beat the Lyon Rangers 3-1 on Saturday.'],
+      ['transfer', 'Porto Falcons sign Jonas Weber for $40 million', 'The Porto Falcons have signed Jonas Weber from the Hamburg Comets for a fee of $40 million.'],
+      ['sacking', 'Porto Falcons sack coach Luis Moreira', 'The Porto Falcons sacked coach Luis Moreira after a run of six defeats, the club said.'],
+      ['match', 'Silva scores twice as Porto Falcons see off Lyon Rangers', 'The Porto Falcons beat the Lyon Rangers 3-1, with Marco Silva scoring twice.'],
+      ['transfer', 'Jonas Weber joins Porto Falcons on four-year deal', 'Jonas Weber completed his move from the Hamburg Comets to the Porto Falcons, the club said.'],
+      ['sacking', 'Moreira out as Porto Falcons coach', 'Luis Moreira was dismissed as coach of the Porto Falcons, with the side near the bottom of the table.'],
+    ]],
+  ])('%s: one story per event', (_name, reports) => {
+    const c = clusterer();
+    const storyOf = new Map<string, Set<string>>();
+    reports.forEach(([event, title, summary], i) => {
+      const id = feed(c, art(title, summary, i * 0.5));
+      storyOf.set(event, (storyOf.get(event) ?? new Set()).add(id));
+    });
+    const events = [...storyOf.keys()];
+    // no story holds reports of two events
+    for (let a = 0; a < events.length; a++) {
+      for (let b = a + 1; b < events.length; b++) {
+        const shared = [...storyOf.get(events[a]!)!].filter((s) => storyOf.get(events[b]!)!.has(s));
+        expect(shared, `${events[a]} and ${events[b]}`).toEqual([]);
+      }
+    }
+    // and the reports of an event mostly meet: its largest story holds most of them
+    for (const [event, title] of reports.slice(0, 1)) expect(storyOf.get(event)!.size, title).toBeLessThanOrEqual(2);
+  });
+});
