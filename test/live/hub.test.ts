@@ -199,7 +199,7 @@ describe('the live hub (/v1/live)', () => {
     expect(of(c, 'error').map((m) => (m.error as { code: string }).code)).toEqual(['rate_limited']);
   });
 
-  it('never buffers without bound for a client that does not read: it is coalesced, then closed', async () => {
+  it('never buffers without bound for a client that does not read: it is coalesced, then closed', { timeout: 120_000 }, async () => {
     const s = await startHub({ maxBufferBytes: 16 * 1024, coalesceMs: 1 });
     const reader = await client(s, ['feed:us:top']);
     reader.frames.length = 0;
@@ -231,8 +231,8 @@ describe('the live hub (/v1/live)', () => {
     expect(maxBuffered).toBeLessThanOrEqual(16 * 1024 + 5 * 1024);
     expect(maxPending).toBeLessThanOrEqual(257);
     expect(s.hub.connections).toBe(1);
-    // the reader was served all along
-    expect(readerGot).toBeGreaterThan(100);
+    // the reader was served all along (its frames may still be arriving on a loaded machine)
+    await until('the reader served', () => readerGot > 100);
   });
 
   it('pings idle connections: one that answers stays, one that does not is closed', { timeout: 90_000 }, async () => {
