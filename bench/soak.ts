@@ -40,6 +40,8 @@ const SETTLE_S = Number(env.NEWSAGG_BENCH_SOAK_SETTLE_S ?? 240);
 const PG_PORT = 18150;
 const REDIS_PORT = 18151;
 const NODE_PORT = 18152;
+/** /metrics (the heap samples) is behind the admin token */
+const ADMIN_TOKEN = 'soak-bench-admin-token-0123456789';
 const ROOT = new URL('../', import.meta.url).pathname;
 const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 
@@ -52,6 +54,8 @@ interface Sample {
   /** stories in the global top feed's sorted set in Redis */
   topStories: number | null;
   heap: number | null;
+  /** why /readyz or the feed page was not answering: failed readiness checks, or the HTTP status / 'no answer' */
+  why: string[];
 }
 
 type FaultKind = 'poison' | 'kill' | 'redis_flush' | 'postgres_restart';
@@ -101,7 +105,7 @@ class SoakNode {
 async function probe(base: string, db: pg.Pool, redis: SoakRedis): Promise<Omit<Sample, 't' | 'life'>> {
   const get = async (path: string): Promise<{ status: number; text: string } | null> => {
     try {
-      const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(3_000) });
+      const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(3_000), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       return { status: r.status, text: await r.text() };
     } catch {
       return null;
@@ -123,7 +127,18 @@ async function probe(base: string, db: pg.Pool, redis: SoakRedis): Promise<Omit<
       feedItems = null;
     }
   }
-  return { ready: ready?.status === 200, stored, feedItems, topStories, heap: heap ? Number(heap[1]) : null };
+  const why: string[] = [];
+  if (ready?.status !== 200) {
+    let failed: string[] = [];
+    try {
+      failed = ((JSON.parse(ready?.text ?? '{}') as { failed?: string[] }).failed ?? []).map((c) => `readyz:${c}`);
+    } catch {
+      failed = [];
+    }
+    why.push(...(failed.length > 0 ? failed : [`readyz:${ready ? ready.status : 'no answer'}`]));
+  }
+  if (feed?.status !== 200) why.push(`feed:${feed ? feed.status : 'no answer'}`);
+  return { ready: ready?.status === 200, stored, feedItems, topStories, heap: heap ? Number(heap[1]) : null, why };
 }
 
 /** Poison items on a few feeds: text a database refuses, raw control characters, a huge title, a huge body. */
@@ -158,7 +173,7 @@ export async function run(): Promise<Figures> {
     db.on('error', () => {});
     // the node migrates at start; publishers are added once the schema is there
     node = new SoakNode([
-      '--port', String(NODE_PORT), '--host', '127.0.0.1', '--data-dir', join(dir, 'node'), '--database-url', pgs.url, '--redis-url', redis.url,
+      '--port', String(NODE_PORT), '--host', '127.0.0.1', '--admin-token', ADMIN_TOKEN, '--data-dir', join(dir, 'node'), '--database-url', pgs.url, '--redis-url', redis.url,
       '--fetch-allowlist', '127.0.0.0/8', '--log-level', 'error', '--dedup-window-hours', '0.05', '--active-window-hours', '0.05',
     ]);
     await node.start();
@@ -310,6 +325,10 @@ export async function run(): Promise<Figures> {
       out[`fault_${name}_feed_page_s`] = feed ?? 'never';
       out[`fault_${name}_top_feed_90pct_s`] = top ?? 'never';
       if (f.kind === 'redis_flush') out[`fault_${name}_top_feed_stories_before`] = topThen;
+      // what was failing until the node was ready again (the readiness checks that failed, or the feed's status)
+      const upTo = ready === null ? Infinity : f.at + ready * 1000;
+      const causes = new Set(samples.filter((s) => s.t > f.at && s.t <= upTo).flatMap((s) => s.why));
+      if (causes.size > 0) out[`fault_${name}_not_ready_because`] = [...causes].join(' ');
       const parts = [ready, stored, feed, top];
       const rec = parts.some((x) => x === null) ? Infinity : Math.max(...(parts as number[]));
       out[`fault_${name}_recovery_s`] = Number.isFinite(rec) ? rec : 'never';
