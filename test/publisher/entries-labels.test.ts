@@ -23,7 +23,7 @@ function item(id: string, title: string, extra = '', description = ''): string {
 }
 
 function articles(body: string, p: PublisherIdentity = general) {
-  const parsed = parseFeed(body, { baseUrl: 'https://daily.example/feed', contentType: null });
+  const parsed = parseFeed(body, { baseUrl: 'https://daily.example/feed' });
   return freshEntries(parsed, createSeen(), p, NOW).articles;
 }
 
