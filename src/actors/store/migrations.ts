@@ -1,6 +1,6 @@
 import type { Migration } from '../../runtime/migrate.js';
 import type { Sql } from '../../runtime/sql.js';
-import { searchCommonLexemes, searchFunction, searchGroupedByStory } from './search-migrations.js';
+import { searchCommonLexemes, searchFunction, searchGroupedByStory, searchWithSecondaryCategory } from './search-migrations.js';
 
 export { COMMON_QUERY_FREQ } from './search-migrations.js';
 
@@ -320,6 +320,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 25, name: 'search answers one result per story, with how many of its articles matched', sql: searchGroupedByStory },
   { version: 27, name: 'stories know their home editions (where they happened) besides the editions carrying them', sql: storyHomeRegions },
   { version: 30, name: 'articles keep an optional secondary category', sql: secondaryCategory },
+  { version: 31, name: 'search hits carry the secondary category', sql: searchWithSecondaryCategory },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */
