@@ -47,6 +47,21 @@ describe('newsagg process: categories, publisher_language, wire copies', () => {
     for (const r of rows) expect(r).toHaveProperty('secondary_category');
   });
 
+  it('categories that are not an array of strings refuse the line, and the run goes on', async () => {
+    const { code, rows, stderr } = await run([
+      line({ id: 'x1', url: 'https://general.example/x1', title: 'A headline', published_at: '2026-11-20T10:00:00Z', categories: 'Sport' }),
+      line({ id: 'x2', url: 'https://general.example/x2', title: 'Another headline', published_at: '2026-11-20T10:00:00Z', categories: ['Sport', 7] }),
+      line({ id: 'x3', url: 'https://general.example/x3', title: 'Hartley signs a new two-year deal', published_at: '2026-11-20T10:00:00Z', categories: [], publisher_language: null }),
+    ].join(''));
+    expect(code).toBe(1);
+    expect(rows[0]).toMatchObject({ line: 1, id: 'x1', error: { code: 'INVALID_ARTICLE' } });
+    expect((rows[0]!.error as { message: string }).message).toMatch(/^categories/);
+    expect(rows[1]).toMatchObject({ line: 2, id: 'x2', error: { code: 'INVALID_ARTICLE' } });
+    expect(rows[2]).toMatchObject({ id: 'x3' });
+    expect(rows[2]!.error).toBeUndefined();
+    expect(stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
+  });
+
   it('a wire copy reports its original\'s categories, also from an earlier batch', async () => {
     const copies = Array.from({ length: 600 }, (_, i) =>
       line({ id: `f${i}`, url: `https://filler.example/${i}`, title: `Filler headline number ${i} about council budget plans in town ${i}`, published_at: '2026-11-20T10:30:00Z' }));
