@@ -23,6 +23,7 @@ const schemas: Record<string, Schema> = {
     {
       article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
       published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
+      secondary_category: { type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'a second category of the story, else null (absent in items cached by an older version)' },
       region: strOrNull, coverage_count: int,
       related: { type: 'array', maxItems: 3, description: 'up to 3 headlines of other publishers, newest first; /r/{article_id} leads to each', items: ref('RelatedHeadline') },
     },
@@ -56,8 +57,9 @@ const schemas: Record<string, Schema> = {
   CatalogueImport: obj({ added: int, offered: int }),
   Article: obj({
     id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
-    published_at: dateTime, source_url: str, click_url: str, category: strOrNull, region: strOrNull, language: strOrNull,
-    duplicate_of: strOrNull,
+    published_at: dateTime, source_url: str, click_url: str, category: strOrNull,
+    secondary_category: { type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'a second category the article is likely about too, else null; a wire copy carries its original\'s' },
+    region: strOrNull, language: strOrNull, duplicate_of: strOrNull,
   }),
   StorySummary: obj({ id: str, title: str, article_count: int, publisher_count: int, updated_at: dateTime }),
   ArticleDetail: obj({
@@ -67,7 +69,9 @@ const schemas: Record<string, Schema> = {
   }),
   Story: obj({
     id: str, title: str, lead_article_id: strOrNull, article_count: int, publisher_count: int, first_seen: dateTime,
-    updated_at: dateTime, category: strOrNull, regions: { type: 'array', items: str }, home_regions: { type: 'array', items: str },
+    updated_at: dateTime, category: strOrNull,
+    secondary_category: { type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'a second category of the story (its lead\'s), else null' },
+    regions: { type: 'array', items: str }, home_regions: { type: 'array', items: str },
   }),
   StoryPublisher: obj({ id: str, name: str, article_count: int }),
   StoryArticle: { allOf: [ref('Article'), obj({ display_title: str })] },

@@ -63,10 +63,17 @@ describe.each(databases)('ingest writes on %s', (_name, open) => {
       url_hash: 'h-odd', title: 'Ein "Zitat" \\ {x}, \'q\' und 東京 🚀', snippet: null, simhash: 'ffffffffffffffff', thumbnail_url: 'https://img.example/t.jpg',
       category: null, region: null, language: null, story_id: null, entities: [{ name: 'Zoë "Z"', type: 'person' }], places: ['JP', 'DE'],
     });
-    await upsertArticles(db.sql, [odd]);
+    // the secondary category (migration 30) round-trips; a row written without one reads null
+    const second = article('second', { url_hash: 'h-second', category: 'business', secondary_category: 'sports' });
+    await upsertArticles(db.sql, [odd, second]);
     const [got] = await getArticles(db.sql, ['odd']);
     const { publisher_name: _n, ...row } = got!;
-    expect(row).toEqual({ ...odd, published_at: '2027-02-10T10:00:00Z' });
+    expect(row).toEqual({ ...odd, secondary_category: null, published_at: '2027-02-10T10:00:00Z' });
+    const [two] = await getArticles(db.sql, ['second']);
+    expect(two).toMatchObject({ category: 'business', secondary_category: 'sports' });
+    // a later write of the same row replaces both categories (a republished entry re-enriched)
+    await upsertArticles(db.sql, [{ ...second, category: 'sports', secondary_category: null }]);
+    expect((await getArticles(db.sql, ['second']))[0]).toMatchObject({ category: 'sports', secondary_category: null });
   });
 
   it('keeps the indexes the queries use and drops the ones none uses', async () => {

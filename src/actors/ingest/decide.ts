@@ -1,5 +1,5 @@
 import type { DedupDecision, DedupInput, StoredFingerprint } from '../dedup/coordinator.js';
-import type { ArticleRow, RefreshRow } from '../store/articles.js';
+import type { ArticleLabels, ArticleRow, RefreshRow } from '../store/articles.js';
 import { storyRowOf, type StoryRow } from '../store/stories.js';
 import type { StorySummary } from '../stories/clusterer.js';
 import type { ClusterBatchReply, ClusterItem } from '../stories/story-cluster.js';
@@ -27,8 +27,18 @@ export interface KnownUrls {
   lookup(hashes: readonly string[]): Promise<Map<string, KnownArticle>> | Map<string, KnownArticle>;
 }
 
+/** Where the categories of stored (or, in `process`, remembered) articles are looked up by id. */
+export interface KnownLabels {
+  lookup(ids: readonly string[]): Promise<Map<string, ArticleLabels>> | Map<string, ArticleLabels>;
+}
+
 export interface DecideDeps {
   urls: KnownUrls;
+  /**
+   * the categories of earlier articles, for wire copies of them (a copy takes its original's
+   * category); without it only originals in the batch or in a batch still being stored are known
+   */
+  labels?: KnownLabels;
   /** the dedup coordinator: decisions in input order */
   dedup: { submit(batch: readonly DedupInput[]): Promise<DedupDecision[]> };
   /** the story actor (ask add-batch) */
@@ -63,6 +73,8 @@ export interface Decided {
   rejected: RejectedArticle[];
   /** the batch's new URLs (url hash -> article), known to exact dedup until released */
   known: Map<string, KnownArticle>;
+  /** the categories of the batch's new articles by id (a copy's are its original's), known to later copies until released */
+  labels: Map<string, ArticleLabels>;
 }
 
 /**
@@ -73,6 +85,7 @@ export interface Decided {
  */
 export class Decider {
   private readonly inFlight: Map<string, KnownArticle>[] = [];
+  private readonly inFlightLabels: Map<string, ArticleLabels>[] = [];
   private readonly slice: number;
 
   constructor(private readonly d: DecideDeps) {
@@ -83,6 +96,7 @@ export class Decider {
     // exact dedup against what is stored, what is being stored and the batch itself (the in-flight
     // maps are captured before the lookup: a write finishing meanwhile is seen by one or the other)
     const inFlight = [...this.inFlight];
+    const inFlightLabels = [...this.inFlightLabels];
     const stored = await this.d.urls.lookup([...new Set(ok.map((a) => a.url_hash))]);
     const firstInBatch = new Map<string, KnownArticle>();
     const fresh: PreparedArticle[] = [];
@@ -104,6 +118,9 @@ export class Decider {
       fresh.map((a) => ({ id: a.id, fp: { hi: a.hi, lo: a.lo, sketch: a.sketch, hasText: a.hasText, empty: a.empty, short: a.short }, publishedAt: Date.parse(a.published_at) })),
     );
 
+    // a wire copy takes its original's category before it is clustered and stored
+    const labels = await this.copyLabels(fresh, decisions, inFlightLabels);
+
     // stories, a slice at a time
     const items: ClusterItem[] = fresh.map((a, i) => ({
       article: {
@@ -122,7 +139,7 @@ export class Decider {
       for (const s of reply.stories) stories.set(s.id, s);
     }
 
-    const out: Decided = { outcomes: [], rows: [], refresh: [], stories: [], fingerprints: [], thumbnails: [], rejected: [...rejected], known: firstInBatch };
+    const out: Decided = { outcomes: [], rows: [], refresh: [], stories: [], fingerprints: [], thumbnails: [], rejected: [...rejected], known: firstInBatch, labels };
     const storyOf = new Map<string, string | null>();
     fresh.forEach((a, i) => {
       const r = results[i]!;
@@ -142,8 +159,8 @@ export class Decider {
       out.rows.push({
         // only our own thumbnails are shown (never a hotlink): the job fills it in after storing
         id: a.id, url: a.url, url_hash: a.url_hash, simhash: a.simhash, title: a.title, snippet: a.snippet, thumbnail_url: null,
-        publisher_id: a.publisher, published_at: a.published_at, category: a.category, region: a.region, language: a.language,
-        story_id: r.storyId, duplicate_of: dup, entities: a.entities, places: a.places,
+        publisher_id: a.publisher, published_at: a.published_at, category: a.category, secondary_category: a.secondary_category,
+        region: a.region, language: a.language, story_id: r.storyId, duplicate_of: dup, entities: a.entities, places: a.places,
       });
       if (a.thumbnail) out.thumbnails.push({ articleId: a.id, publishedAt: a.published_at, source: a.thumbnail });
     });
@@ -160,12 +177,49 @@ export class Decider {
     });
     out.stories = [...stories.values()].map(storyRowOf);
     this.inFlight.push(firstInBatch);
+    this.inFlightLabels.push(labels);
     return out;
+  }
+
+  /**
+   * Gives each wire copy of the batch its original's categories (the original in the batch, in a
+   * batch still being stored, or looked up by id): a copy is the same report, filed once. A copy
+   * whose original is unknown (expired, or set aside) keeps its own. Returns every new article's
+   * categories by id.
+   */
+  private async copyLabels(fresh: PreparedArticle[], decisions: readonly DedupDecision[], inFlight: readonly Map<string, ArticleLabels>[]): Promise<Map<string, ArticleLabels>> {
+    const labels = new Map<string, ArticleLabels>();
+    const batchIds = new Set(fresh.map((a) => a.id));
+    const inFlightOf = (id: string): ArticleLabels | undefined => {
+      for (const m of inFlight) {
+        const l = m.get(id);
+        if (l) return l;
+      }
+      return undefined;
+    };
+    const wanted: string[] = [];
+    for (const d of decisions) {
+      if (d.duplicateOf !== null && !batchIds.has(d.duplicateOf) && !inFlightOf(d.duplicateOf)) wanted.push(d.duplicateOf);
+    }
+    const stored = wanted.length > 0 && this.d.labels ? await this.d.labels.lookup(wanted) : new Map<string, ArticleLabels>();
+    fresh.forEach((a, i) => {
+      const dup = decisions[i]!.duplicateOf;
+      // the original comes first in submission order, so its own labels are settled by now
+      const o = dup === null ? undefined : labels.get(dup) ?? inFlightOf(dup) ?? stored.get(dup);
+      if (o && o.category) {
+        a.category = o.category;
+        a.secondary_category = o.secondary_category !== o.category ? o.secondary_category : null;
+      }
+      labels.set(a.id, { category: a.category, secondary_category: a.secondary_category });
+    });
+    return labels;
   }
 
   /** The batch is stored (or given up): its URLs are now found where they are stored, if anywhere. */
   release(d: Decided): void {
     const at = this.inFlight.indexOf(d.known);
     if (at >= 0) this.inFlight.splice(at, 1);
+    const l = this.inFlightLabels.indexOf(d.labels);
+    if (l >= 0) this.inFlightLabels.splice(l, 1);
   }
 }

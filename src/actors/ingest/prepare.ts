@@ -24,6 +24,7 @@ const MAX_TITLE = 500;
 const MAX_SUMMARY = 20_000;
 const MAX_TEXT = 100_000;
 const MAX_SHORT = 200;
+const MAX_TAGS = 16;
 
 /**
  * The CPU stage of ingest, pure and batch-shaped so it runs in the shared worker pool, and the
@@ -64,6 +65,17 @@ function short(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? safeField(v, MAX_SHORT) : null;
 }
 
+/** The entry's category tags: text only, each cut to MAX_SHORT, at most MAX_TAGS; null when none. */
+function tagsOf(v: unknown): string[] | null {
+  if (!Array.isArray(v) || v.length === 0) return null;
+  const out: string[] = [];
+  for (let i = 0; i < v.length && out.length < MAX_TAGS; i++) {
+    const t = short(v[i]);
+    if (t !== null) out.push(t);
+  }
+  return out.length > 0 ? out : null;
+}
+
 function prepareOne(r: RawArticle, index: number, now: number, keepIds: boolean): PreparedArticle {
   if (!r || typeof r !== 'object') throw new InvalidRawArticleError('an article must be an object');
   if (typeof r.url !== 'string' || r.url === '') throw new InvalidRawArticleError('article needs a url');
@@ -85,11 +97,13 @@ function prepareOne(r: RawArticle, index: number, now: number, keepIds: boolean)
   const feedCategory = short(r.feed_category);
   const country = short(r.publisher_country);
   const language = short(r.language);
+  const publisherLanguage = short(r.publisher_language);
+  const categories = tagsOf(r.categories);
   const fp = fingerprint(title, summary, text);
   const e = enrich({
     // syndication noise (`| Outlet`, `UPDATE 2-`) would read as entities
     id: hash, url: canonical, title: removeTitleNoise(title), summary, text, publisher, published_at: publishedAt,
-    feed_category: feedCategory, publisher_country: country, language,
+    feed_category: feedCategory, categories, publisher_country: country, language, publisher_language: publisherLanguage,
   });
   const given = keepIds ? short(r.id) : null;
   const thumb = typeof r.thumbnail === 'string' && r.thumbnail.length <= MAX_URL && /^https?:\/\//i.test(r.thumbnail) ? safeText(r.thumbnail) : null;
@@ -112,6 +126,7 @@ function prepareOne(r: RawArticle, index: number, now: number, keepIds: boolean)
     simhash: simhashHex(fp.hi, fp.lo),
     language: e.language,
     category: e.category,
+    secondary_category: e.secondary_category,
     region: e.region,
     places: e.places,
     entities: e.entities,

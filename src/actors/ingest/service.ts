@@ -1,7 +1,7 @@
 import { DedupCoordinator } from '../dedup/coordinator.js';
 import { shardKey, type DedupItem, type DedupShardMessage, type DedupShardReply } from '../dedup/dedup-shard.js';
 import { block } from '../dedup/simhash.js';
-import { existingUrlHashes } from '../store/articles.js';
+import { articleLabels, existingUrlHashes } from '../store/articles.js';
 import type { CachedStory } from '../store/feed-items.js';
 import { pruneRejected } from '../store/rejected.js';
 import { clusteredArticlesSince } from '../store/stories.js';
@@ -169,6 +169,8 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
 
   const decider = new Decider({
     urls: { lookup: (hashes) => existingUrlHashes(o.sql, hashes) },
+    // a wire copy of a stored article takes its category (one probe per original, copies only)
+    labels: { lookup: (ids) => articleLabels(o.sql, ids) },
     dedup,
     // a few ms of clustering per ask: I/O callbacks (the previous batch's transaction, the API) run between
     clusterSlice: 10,

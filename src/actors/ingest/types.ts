@@ -17,9 +17,15 @@ export interface RawArticle {
   publisher?: string | null;
   /** ISO-8601; missing or unreadable = the time it was prepared */
   published_at: string | null;
+  /** the publisher's category (catalogue or OPML folder): a prior for the topic, not a verdict */
   feed_category?: string | null;
+  /** the entry's own category tags as the feed wrote them (RSS `<category>`, Atom `category`, JSON Feed `tags`) */
+  categories?: string[] | null;
   publisher_country?: string | null;
+  /** the language the feed declares (`<language>`, `xml:lang`, JSON Feed `language`): the first prior */
   language?: string | null;
+  /** the publisher's own language (catalogue or OPML): the prior when the feed declares none */
+  publisher_language?: string | null;
   thumbnail?: string | null;
   canonical_url?: string | null;
 }
@@ -47,6 +53,8 @@ export interface PreparedArticle {
   simhash: string;
   language: string;
   category: string;
+  /** a second category the article is likely about too, else null */
+  secondary_category: string | null;
   region: string;
   places: string[];
   entities: Entity[];

@@ -4,7 +4,9 @@ import type { RawArticle } from '../ingest/types.js';
 
 /**
  * One input line of `newsagg process`: `{id?, url, title, summary?, text?, publisher?,
- * published_at, feed_category?, publisher_country?, language?}`. A missing or empty `publisher`
+ * published_at, feed_category?, categories?, publisher_country?, language?, publisher_language?}`:
+ * `categories` are the entry's own tags (strings), `language` the feed's declared language and
+ * `publisher_language` the publisher's (both priors for the detected language). A missing or empty `publisher`
  * is allowed (the URL's host stands in); `published_at` is ISO-8601 text or a number (epoch
  * milliseconds, or seconds when below 1e11). Unknown keys are ignored.
  */
@@ -17,8 +19,10 @@ const LineSchema = z.object({
   publisher: z.string().nullish(),
   published_at: z.union([z.string().min(1), z.number()]),
   feed_category: z.string().nullish(),
+  categories: z.array(z.string()).nullish(),
   publisher_country: z.string().nullish(),
   language: z.string().nullish(),
+  publisher_language: z.string().nullish(),
 });
 
 export type InputErrorCode = 'INVALID_JSON' | 'INVALID_ARTICLE' | 'INVALID_URL' | 'INVALID_DATE';
@@ -62,8 +66,10 @@ export function parseInputLine(line: string): RawArticle {
   if (d.text) out.text = d.text;
   if (d.publisher) out.publisher = d.publisher;
   if (d.feed_category) out.feed_category = d.feed_category;
+  if (d.categories && d.categories.length > 0) out.categories = d.categories;
   if (d.publisher_country) out.publisher_country = d.publisher_country;
   if (d.language) out.language = d.language;
+  if (d.publisher_language) out.publisher_language = d.publisher_language;
   return out;
 }
 

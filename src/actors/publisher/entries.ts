@@ -9,6 +9,8 @@ import type { FeedEntry, ParsedFeed, RawArticle } from './types.js';
 const MAX_SUMMARY = 2000;
 const MAX_TEXT = 100_000;
 const HOUR = 3600_000;
+/** entry tags carried per article (the topic reads the first 8 that name a category) */
+const MAX_CATEGORIES = 16;
 
 export interface PublisherIdentity {
   /** the publisher's id: articles carry it (`publisher_id`); its name lives on the publisher row */
@@ -42,9 +44,12 @@ export function toRawArticle(e: FeedEntry, p: PublisherIdentity, feed: ParsedFee
   if (summary) a.summary = summary.slice(0, MAX_SUMMARY);
   if (e.content) a.text = e.content.slice(0, MAX_TEXT);
   if (p.category) a.feed_category = p.category;
+  // the entry's own tags: the publisher filed it there (a general publisher's <category>Sport</category>)
+  if (e.categories && e.categories.length > 0) a.categories = e.categories.slice(0, MAX_CATEGORIES);
   if (p.country) a.publisher_country = p.country;
-  const language = p.language ?? feed.language;
-  if (language) a.language = language;
+  // two priors for the language, kept apart: the feed's declaration first, the publisher's after
+  if (feed.language) a.language = feed.language;
+  if (p.language) a.publisher_language = p.language;
   if (e.thumbnail) a.thumbnail = e.thumbnail;
   return a;
 }

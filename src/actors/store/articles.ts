@@ -13,6 +13,8 @@ export interface ArticleRow {
   publisher_id: string;
   published_at: string;
   category: string | null;
+  /** a second category the article is likely about too (migration 30; absent = none); a wire copy carries its original's */
+  secondary_category?: string | null;
   region: string | null;
   language: string | null;
   story_id: string | null;
@@ -78,18 +80,18 @@ export async function upsertArticles(sql: Sql, rows: readonly ArticleRow[], opts
   if (!opts.partitionsReady) await ensurePartitionsFor(sql, rows.map((r) => r.published_at));
   const list = rows.map((r) => [
     r.id, r.url, r.url_hash, simhashToSql(r.simhash), r.title, clampSnippet(r.snippet), r.thumbnail_url, r.publisher_id, r.published_at,
-    r.category, r.region, r.language, r.story_id, r.duplicate_of, r.entities ?? [], r.places ?? [],
+    r.category, r.region, r.language, r.story_id, r.duplicate_of, r.entities ?? [], r.places ?? [], r.secondary_category ?? null,
   ]);
   await sql.query(
     `INSERT INTO articles (id, url, url_hash, simhash, title, snippet, thumbnail_url, publisher_id, published_at,
-                           category, region, language, story_id, duplicate_of, entities, places)
+                           category, region, language, story_id, duplicate_of, entities, places, secondary_category)
      SELECT a->>0, a->>1, a->>2, (a->>3)::bigint, a->>4, a->>5, a->>6, a->>7, (a->>8)::timestamptz,
-            a->>9, a->>10, a->>11, a->>12, a->>13, a->14, a->15
+            a->>9, a->>10, a->>11, a->>12, a->>13, a->14, a->15, a->>16
        FROM jsonb_array_elements($1::jsonb) AS a
      ON CONFLICT (url_hash, published_at) DO UPDATE SET
        title = EXCLUDED.title, snippet = EXCLUDED.snippet,
        thumbnail_url = COALESCE(EXCLUDED.thumbnail_url, articles.thumbnail_url),
-       category = EXCLUDED.category, region = EXCLUDED.region, language = EXCLUDED.language,
+       category = EXCLUDED.category, secondary_category = EXCLUDED.secondary_category, region = EXCLUDED.region, language = EXCLUDED.language,
        story_id = COALESCE(EXCLUDED.story_id, articles.story_id),
        duplicate_of = COALESCE(articles.duplicate_of, EXCLUDED.duplicate_of),
        entities = EXCLUDED.entities, places = EXCLUDED.places`,
@@ -98,7 +100,7 @@ export async function upsertArticles(sql: Sql, rows: readonly ArticleRow[], opts
 }
 
 const ARTICLE_COLS = `a.id, a.url, a.url_hash, a.simhash::text AS simhash, a.title, a.snippet, a.thumbnail_url, a.publisher_id,
-  to_char(a.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS published_at, a.category, a.region, a.language,
+  to_char(a.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS published_at, a.category, a.secondary_category, a.region, a.language,
   a.story_id, a.duplicate_of, a.entities, a.places`;
 
 function toArticle(r: Record<string, unknown>): ArticleRow & { publisher_name?: string } {
@@ -159,6 +161,24 @@ export async function existingUrlHashes(sql: Sql, hashes: readonly string[]): Pr
     [[...new Set(hashes)]],
   );
   return new Map(rows.map((r) => [r.url_hash, { id: r.id, published_at: r.published_at, story_id: r.story_id, duplicate_of: r.duplicate_of }]));
+}
+
+/** An article's categories: what a wire copy of it takes (`duplicate_of` names the article). */
+export interface ArticleLabels {
+  category: string | null;
+  secondary_category: string | null;
+}
+
+/** The categories of stored articles by id (one index probe per id, as in `getArticles`); unknown ids are absent. */
+export async function articleLabels(sql: Sql, ids: readonly string[]): Promise<Map<string, ArticleLabels>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql.query<ArticleLabels & { id: string }>(
+    `SELECT k.id, a.category, a.secondary_category
+       FROM unnest($1::text[]) AS k(id)
+       CROSS JOIN LATERAL (SELECT category, secondary_category FROM articles WHERE id = k.id ORDER BY published_at LIMIT 1) a`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((r) => [r.id, { category: r.category, secondary_category: r.secondary_category }]));
 }
 
 /** The fields a republished entry refreshes in its stored row. */

@@ -25,6 +25,8 @@ export interface FeedItem {
   published_at: string;
   source_url: string;
   category: string | null;
+  /** a second category of the story (see storySecondaryCategory); absent in entries cached before it existed */
+  secondary_category?: string | null;
   region: string | null;
   coverage_count: number;
   /**
@@ -71,6 +73,17 @@ export function storyScore(s: Pick<StoryRow, 'updated_at' | 'publisher_count' | 
   return Math.round((t + Math.log2(1 + s.publisher_count) + 0.5 * Math.log2(1 + s.article_count)) * 1e6) / 1e6;
 }
 
+/**
+ * A story's secondary category, read from its lead: the lead's own primary when the story (filed
+ * by most of its articles) says otherwise, else the lead's secondary; never the story's primary.
+ */
+export function storySecondaryCategory(storyCategory: string | null, lead: Pick<ArticleRow, 'category' | 'secondary_category'>): string | null {
+  const primary = storyCategory ?? lead.category;
+  if (lead.category && lead.category !== primary) return lead.category;
+  const s = lead.secondary_category ?? null;
+  return s !== primary ? s : null;
+}
+
 export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_name: string }): CachedStory {
   return {
     item: {
@@ -84,6 +97,7 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
       published_at: lead.published_at,
       source_url: lead.url,
       category: story.category ?? lead.category,
+      secondary_category: storySecondaryCategory(story.category, lead),
       region: lead.region,
       coverage_count: story.article_count,
     },

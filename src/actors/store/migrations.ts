@@ -1,6 +1,6 @@
 import type { Migration } from '../../runtime/migrate.js';
 import type { Sql } from '../../runtime/sql.js';
-import { searchCommonLexemes, searchFunction, searchGroupedByStory } from './search-migrations.js';
+import { searchCommonLexemes, searchFunction, searchGroupedByStory, searchWithSecondaryCategory } from './search-migrations.js';
 
 export { COMMON_QUERY_FREQ } from './search-migrations.js';
 
@@ -297,6 +297,12 @@ const storyHomeRegions = `
 ALTER TABLE stories ADD COLUMN IF NOT EXISTS home_regions text[] NOT NULL DEFAULT '{}';
 `;
 
+// A primary category plus an optional secondary one (a business story about a football club).
+// Added without a default: existing rows read null (no second category), and no row is rewritten.
+const secondaryCategory = `
+ALTER TABLE articles ADD COLUMN IF NOT EXISTS secondary_category text;
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -313,6 +319,8 @@ export const newsMigrations: readonly Migration[] = [
   { version: 23, name: 'reader profile load as one planned-once function', sql: readerLoad },
   { version: 25, name: 'search answers one result per story, with how many of its articles matched', sql: searchGroupedByStory },
   { version: 27, name: 'stories know their home editions (where they happened) besides the editions carrying them', sql: storyHomeRegions },
+  { version: 30, name: 'articles keep an optional secondary category', sql: secondaryCategory },
+  { version: 31, name: 'search hits carry the secondary category', sql: searchWithSecondaryCategory },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

@@ -196,10 +196,10 @@ SELECT refresh_search_common_lexemes();
 // keyset paging stays on the (rank, id) of that best article, so cursors work as before. Only the
 // narrow (id, group, rank) rows are sorted for the fold; the page's fields are joined back from
 // the candidates afterwards, and the story's article count comes with them.
-const groupedStatement = (p: SearchSqlParts) => `
+const groupedStatement = (p: SearchSqlParts, secondary = false) => `
   WITH ${p.cte}recent AS (
     SELECT a.id, a.story_id, a.title, a.snippet, a.thumbnail_url, a.publisher_id, a.url, a.published_at, a.category,
-           a.region, a.language, a.duplicate_of, a.search
+           a.region, a.language, a.duplicate_of, a.search${secondary ? ', a.secondary_category' : ''}
       FROM articles a${p.from}
      WHERE a.search @@ ${p.tsq} AND a.duplicate_of IS NULL
        AND (${p.category} IS NULL OR a.category = ${p.category}) AND (${p.region} IS NULL OR a.region = ${p.region})
@@ -222,19 +222,19 @@ const groupedStatement = (p: SearchSqlParts) => `
   )
   SELECT g.rank, t.id, t.story_id, t.title, t.snippet::text, t.thumbnail_url, t.publisher_id, COALESCE(p.name, t.publisher_id),
          t.url, to_char(t.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), t.category, t.region, t.language, t.duplicate_of,
-         g.matches, COALESCE(s.article_count, 1)
+         g.matches, COALESCE(s.article_count, 1)${secondary ? ', t.secondary_category' : ''}
     FROM page g JOIN recent t ON t.id = g.id
     LEFT JOIN publishers p ON p.id = t.publisher_id
     LEFT JOIN stories s ON s.id = t.story_id
    ORDER BY g.rank DESC, g.id DESC`;
 
-export const searchGroupedByStory = `
+const groupedFunction = (secondary: boolean): string => `
 DROP FUNCTION search_articles(text, timestamptz, numeric, text, text, float8, text, integer, integer);
 CREATE FUNCTION search_articles(p_q text, p_at timestamptz, p_half_life_days numeric, p_category text, p_region text,
                                 p_after_rank float8, p_after_id text, p_limit integer, p_candidates integer)
 RETURNS TABLE (rank float8, id text, story_id text, title text, snippet text, thumbnail_url text, publisher_id text,
                publisher_name text, url text, published_at text, category text, region text, language text, duplicate_of text,
-               matches integer, coverage_count integer)
+               matches integer, coverage_count integer${secondary ? ', secondary_category text' : ''})
 LANGUAGE plpgsql STABLE AS $fn$
 #variable_conflict use_column
 DECLARE
@@ -243,14 +243,20 @@ BEGIN
   IF search_query_freq(p_q) >= ${COMMON_QUERY_FREQ} THEN
     RETURN QUERY EXECUTE $q$${groupedStatement({
       cte: '', from: '', tsq: '$1', at: '$2', halfLife: '$3', category: '$4', region: '$5', afterRank: '$6', afterId: '$7', limit: '$8', candidates: '$9',
-    })}$q$
+    }, secondary)}$q$
     USING v_tsq, p_at, p_half_life_days, p_category, p_region, p_after_rank, p_after_id, p_limit, p_candidates;
   ELSE
     RETURN QUERY${groupedStatement({
       cte: 'q AS (SELECT v_tsq AS tsq),\n  ', from: ', q', tsq: 'q.tsq', at: 'p_at', halfLife: 'p_half_life_days', category: 'p_category', region: 'p_region',
       afterRank: 'p_after_rank', afterId: 'p_after_id', limit: 'p_limit', candidates: 'p_candidates',
-    })};
+    }, secondary)};
   END IF;
 END
 $fn$;
 `;
+
+export const searchGroupedByStory = groupedFunction(false);
+
+// Migration 31: the same search, its hits also carrying the article's secondary category (the
+// column of migration 30), so search items show it like every other article view.
+export const searchWithSecondaryCategory = groupedFunction(true);

@@ -21,6 +21,8 @@ export interface SearchResult extends SearchHit {
   url: string;
   published_at: string;
   category: string | null;
+  /** the article's secondary category (migration 31) */
+  secondary_category: string | null;
   region: string | null;
   language: string | null;
   duplicate_of: string | null;

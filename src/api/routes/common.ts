@@ -117,13 +117,15 @@ export interface PublicArticle {
   /** the tracked link: records the click, then redirects to source_url */
   click_url: string;
   category: string | null;
+  /** a second category the article is likely about too, else null */
+  secondary_category: string | null;
   region: string | null;
   language: string | null;
   duplicate_of: string | null;
 }
 
 /** What publicArticle reads of a stored article. */
-export type PublicSource = Pick<ArticleRow, 'id' | 'story_id' | 'title' | 'snippet' | 'thumbnail_url' | 'publisher_id' | 'published_at' | 'url' | 'category' | 'region' | 'language' | 'duplicate_of'> & {
+export type PublicSource = Pick<ArticleRow, 'id' | 'story_id' | 'title' | 'snippet' | 'thumbnail_url' | 'publisher_id' | 'published_at' | 'url' | 'category' | 'secondary_category' | 'region' | 'language' | 'duplicate_of'> & {
   publisher_name: string;
 };
 
@@ -140,6 +142,7 @@ export function publicArticle(a: PublicSource): PublicArticle {
     source_url: a.url,
     click_url: `/r/${encodeURIComponent(a.id)}`,
     category: a.category,
+    secondary_category: a.secondary_category ?? null,
     region: a.region,
     language: a.language,
     duplicate_of: a.duplicate_of,

@@ -1,5 +1,6 @@
 import { storyArticles } from '../../actors/store/articles.js';
 import { displayTitle } from '../../actors/store/display-title.js';
+import { storySecondaryCategory } from '../../actors/store/feed-items.js';
 import { getStories } from '../../actors/store/stories.js';
 import { coverageSections } from '../coverage.js';
 import { parseId, readQuery } from '../params.js';
@@ -37,10 +38,11 @@ export function registerStoryRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
         story.lead_article_id,
       );
       const { entities: _e, score: _s, ...rest } = story;
+      const lead = rows.find((a) => a.id === story.lead_article_id);
       return jsonCached(
         req,
         {
-          story: rest,
+          story: { ...rest, secondary_category: lead ? storySecondaryCategory(story.category, lead) : null },
           articles,
           publishers: [...pubs.values()].sort((a, b) => b.article_count - a.article_count || a.name.localeCompare(b.name)),
           ...sections,
