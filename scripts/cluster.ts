@@ -48,6 +48,25 @@ interface Plan {
   extra: string[];
 }
 
+const HELP = `usage: npm run cluster -- [options] [-- flags for every node]
+
+Starts a local cluster of newsagg nodes (separate processes) against one PostgreSQL, Redis and
+NATS; prints their URLs; Ctrl-C stops them all.
+
+  --nodes N             N nodes with --roles all (default 3; ignored when --node is given)
+  --node ROLES          one node with these roles (repeat: one per node)
+  --base-port P         node i listens on P+i-1 (default 8081; 0 = any free port each)
+  --host H              bind address of every node (default 127.0.0.1)
+  --database-url URL    default $NEWSAGG_DATABASE_URL or postgres://postgres@127.0.0.1:5432/newsagg (created when missing)
+  --redis-url URL       default $NEWSAGG_REDIS_URL or redis://127.0.0.1:6379
+  --nats-url URL        default $NEWSAGG_NATS_URL or nats://127.0.0.1:4222
+  --nats-prefix P       passed to every node
+  --redis-prefix P      passed to every node
+  --data-dir DIR        shared by the nodes (default ./data/cluster)
+  --cursor-secret S     shared by the nodes (default $NEWSAGG_CURSOR_SECRET or random per run)
+  --node-prefix NAME    node ids are NAME-1, NAME-2, ... (default node)
+`;
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function usage(msg: string): never {
@@ -82,6 +101,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Plan {
       return v;
     };
     switch (flag) {
+      case '--help':
+      case '-h':
+        process.stdout.write(HELP);
+        process.exit(0);
+        break;
       case '--nodes': {
         const v = value();
         count = Number(v);
