@@ -62,7 +62,7 @@ describe('API nodes on one NATS stay coherent', { timeout: 240_000 }, () => {
     const ws = await RawWs.open(node.port);
     clients.push(ws);
     ws.json({ type: 'subscribe', topics });
-    await until(() => ws.messages().some((m) => m.type === 'subscribed'), 'subscribed');
+    await until(() => ws.messages().some((m) => m.type === 'subscribed'), 'subscribed', 60_000);
     return ws;
   };
 
@@ -99,7 +99,7 @@ describe('API nodes on one NATS stay coherent', { timeout: 240_000 }, () => {
     await ingest.ingest([first]);
     const s1 = await storyOf(first.url);
     // the first render on A may come before or after B's invalidation arrives: wait for the story
-    await until(async () => (await feed(a)).page.items.some((i) => i.story_id === s1), 'story 1 on node A');
+    await until(async () => (await feed(a)).page.items.some((i) => i.story_id === s1), 'story 1 on node A', 60_000);
     const cached = await feed(a);
     expect((await feed(a)).etag).toBe(cached.etag);
 
@@ -108,7 +108,7 @@ describe('API nodes on one NATS stay coherent', { timeout: 240_000 }, () => {
     const s2 = await storyOf(second.url);
     expect(s2).not.toBe(s1);
     // A keeps pages for ten minutes: only the invalidation event from B makes this page change
-    await until(async () => (await feed(a)).page.items.some((i) => i.story_id === s2), 'story 2 on node A');
+    await until(async () => (await feed(a)).page.items.some((i) => i.story_id === s2), 'story 2 on node A', 60_000);
     const fresh = await feed(a);
     expect(fresh.etag).not.toBe(cached.etag);
     expect(fresh.page.items.map((i) => i.story_id)).toEqual(expect.arrayContaining([s1, s2]));
@@ -124,8 +124,8 @@ describe('API nodes on one NATS stay coherent', { timeout: 240_000 }, () => {
     await ingest.ingest([third]);
     const s3 = await storyOf(third.url);
     const heard = (ws: RawWs) => ws.messages().some((m) => m.type === 'story' && (m.story as { story_id: string }).story_id === s3);
-    await until(() => heard(onA), 'the story update on node A');
-    await until(() => heard(onB), 'the story update on node B');
+    await until(() => heard(onA), 'the story update on node A', 60_000);
+    await until(() => heard(onB), 'the story update on node B', 60_000);
     // the event itself went over NATS as a msgpack object
     expect(seen.some((m) => m.subject === `${prefix}.bc.live` && (m.data as { type: string }).type === 'stories')).toBe(true);
   });
@@ -146,7 +146,7 @@ describe('API nodes on one NATS stay coherent', { timeout: 240_000 }, () => {
     const alerts = (ws: RawWs, id: string) => ws.messages().filter((m) => m.type === 'breaking' && (m.story as { story_id: string }).story_id === id).length;
     for (const [name, ws] of [['A', onA], ['B', onB]] as const) {
       // NATS keeps one publisher's order: once the second alert is in, a duplicate of the first would be too
-      await until(() => alerts(ws, second) > 0, `the second alert on node ${name}`);
+      await until(() => alerts(ws, second) > 0, `the second alert on node ${name}`, 60_000);
       expect(alerts(ws, first), `first alert on node ${name}`).toBe(1);
       expect(alerts(ws, second), `second alert on node ${name}`).toBe(1);
     }
