@@ -105,6 +105,19 @@ export const options = {
   databaseUrl: opt({ name: 'database-url', secret: true, schema: urlWithScheme(['postgres:', 'postgresql:']).optional(), default: undefined, defaultDoc: '(embedded PGlite)', doc: 'PostgreSQL URL; unset = embedded PGlite in the data dir' }),
   redisUrl: opt({ name: 'redis-url', secret: true, schema: urlWithScheme(['redis:', 'rediss:']).optional(), default: undefined, defaultDoc: '(in-process)', doc: 'Redis URL for the feed cache; unset = in-process cache' }),
   natsUrl: opt({ name: 'nats-url', secret: true, schema: urlWithScheme(['nats:', 'tls:', 'ws:', 'wss:']).optional(), default: undefined, defaultDoc: '(in-process)', doc: 'NATS URL for routing between nodes; unset = in-process bus' }),
+  natsPrefix: opt({
+    name: 'nats-prefix',
+    schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1 to 64 letters, digits, _ or -'),
+    default: 'newsagg',
+    doc: 'first token of every NATS subject, stream and bucket of this deployment (deployments sharing a NATS server differ here)',
+  }),
+  redisPrefix: opt({
+    name: 'redis-prefix',
+    schema: z.string().regex(/^[\x21-\x7e]{0,64}$/, 'expected up to 64 printable characters without spaces'),
+    default: '',
+    defaultDoc: '(none)',
+    doc: 'prefix of every Redis key and channel of this deployment (deployments sharing a Redis differ here)',
+  }),
   nodeId: opt({
     name: 'node-id',
     schema: z.string().regex(/^[\x21-\x7e]{1,128}$/, 'expected 1 to 128 printable characters without spaces'),

@@ -6,6 +6,7 @@ import { HttpMetrics } from './api/http-metrics.js';
 import { Router } from './api/router.js';
 import { HttpServer } from './api/server.js';
 import type { Config } from './config.js';
+import { NatsBroadcast, withNatsPubSub } from './runtime/broadcast-nats.js';
 import { openCache, type Cache } from './runtime/cache.js';
 import { ConfigError, describeError } from './runtime/errors.js';
 import { createLogger, type Logger } from './runtime/log.js';
@@ -39,6 +40,8 @@ export interface Node {
   readonly nodeId: string;
   /** the NATS connection when `--nats-url` is given (server mode between nodes), else null */
   readonly nats: NatsLink | null;
+  /** fan-out to every node over NATS (live events), null without `--nats-url`; the cache's pub/sub rides it too */
+  readonly broadcast: NatsBroadcast | null;
   /** `newsagg_owned_shards{kind}`; the roles that own shards point it at their ownership */
   readonly ownedShards: OwnedShardsGauge;
   readonly log: Logger;
@@ -105,16 +108,22 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     await ensureArticlePartitions(sql, now, 1);
     log.info({ mode: sql.mode, schema_version: current, applied }, 'database ready');
 
-    const cache = await openCache({ redisUrl: config.redisUrl, log, now });
-    cleanups.push(() => cache.close());
-    log.info({ mode: cache.mode }, 'cache ready');
+    const stored = await openCache({ redisUrl: config.redisUrl, log, now, prefix: config.redisPrefix });
+    cleanups.push(() => stored.close());
+    log.info({ mode: stored.mode }, 'cache ready');
+    let cache: Cache = stored;
 
     let nats: NatsLink | null = null;
+    let broadcast: NatsBroadcast | null = null;
     if (config.natsUrl !== undefined) {
-      const link = await connectNats({ url: config.natsUrl, name: config.nodeId, log, requireJetStream: true });
+      const link = await connectNats({ url: config.natsUrl, name: config.nodeId, log, requireJetStream: true, prefix: config.natsPrefix });
       nats = link;
       cleanups.push(() => link.close());
-      log.info({ node_id: config.nodeId, server: safeNatsUrl(config.natsUrl) }, 'NATS ready');
+      // invalidation events, reader-profile changes and live events reach every node over NATS;
+      // keys and values stay in the cache (Redis, shared by the API nodes)
+      broadcast = new NatsBroadcast(link, log);
+      cache = withNatsPubSub(stored, broadcast, log);
+      log.info({ node_id: config.nodeId, server: safeNatsUrl(config.natsUrl), prefix: link.prefix }, 'NATS ready');
     }
 
     let tasks: TaskPool | undefined;
@@ -157,6 +166,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
       config,
       nodeId: config.nodeId,
       nats,
+      broadcast,
       ownedShards,
       log,
       metrics,

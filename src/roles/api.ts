@@ -1,6 +1,6 @@
 import { pageFetchFrom } from '../actors/html/fetch.js';
 import { findSiteSource } from '../actors/html/source.js';
-import { cacheLiveEvents } from '../actors/store/live-events.js';
+import { liveEventsFor } from '../actors/store/live-events.js';
 import type { Component, Node } from '../node.js';
 import type { SharedFetcher } from './fetcher.js';
 import { BreakingService } from '../api/breaking.js';
@@ -19,7 +19,12 @@ import { startReaderServices, type ReaderServices } from '../api/services.js';
  * the same port) fed by live events from every node. Registered before the server listens.
  */
 export function apiComponent(
-  opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; fetcher?: SharedFetcher } = {},
+  opts: {
+    onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
+    fetcher?: SharedFetcher;
+    /** how long a rendered feed page is kept in process (default 5 s; tests lengthen it) */
+    hotTtlMs?: number;
+  } = {},
 ): Component & { readonly hub: LiveHub | null; readonly breaking: BreakingService | null } {
   let feed: FeedService | null = null;
   let breaking: BreakingService | null = null;
@@ -37,8 +42,8 @@ export function apiComponent(
     async start(node: Node) {
       const cfg = node.config;
       const codec = new CursorCodec(node.cursorSecret);
-      const events = cacheLiveEvents(node.cache);
-      const fs: FeedService = (feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log, breaking: (region: string): Promise<string[]> => b.ids(region) }));
+      const events = liveEventsFor(node.cache, node.broadcast, node.log);
+      const fs: FeedService = (feed = new FeedService({ sql: node.sql, cache: node.cache, codec, log: node.log, ...(opts.hotTtlMs !== undefined ? { hotTtlMs: opts.hotTtlMs } : {}), breaking: (region: string): Promise<string[]> => b.ids(region) }));
       const b: BreakingService = (breaking = new BreakingService({ sql: node.sql, stories: (ids: string[]) => fs.stories(ids), log: node.log }));
       // the breaking set is dropped before the feed's hot pages (same channel order as the detector announces)
       await breaking.start(events);

@@ -5,7 +5,7 @@ import type { PublisherMsg } from '../actors/publisher/actor.js';
 import { activeBreaking, endBreaking, pruneBreaking, recentStoryArticles, tierOnePublishers, upsertBreaking } from '../actors/store/breaking.js';
 import { INVALIDATE_CHANNEL } from '../actors/store/feed-cache.js';
 import { feedsOf, storyKey, type CachedStory } from '../actors/store/feed-items.js';
-import { cacheLiveEvents } from '../actors/store/live-events.js';
+import { liveEventsFor } from '../actors/store/live-events.js';
 import type { Component, Node } from '../node.js';
 import { describeError } from '../runtime/errors.js';
 import type { IngestComponent } from './ingest.js';
@@ -29,7 +29,7 @@ export function breakingComponent(opts: { ingest: IngestComponent; now?: () => n
       node = n;
       const cfg = n.config;
       const now = opts.now ?? Date.now;
-      const events = cacheLiveEvents(n.cache);
+      const events = liveEventsFor(n.cache, n.broadcast, n.log);
       const recent = new Map<string, CachedStory>();
       const storyOf = async (id: string): Promise<CachedStory | null> => {
         const known = recent.get(id);
