@@ -19,7 +19,7 @@ import { startReaderServices, type ReaderServices } from '../api/services.js';
  * the same port) fed by live events from every node. Registered before the server listens.
  */
 export function apiComponent(
-  opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; fetcher?: SharedFetcher } = {},
+  opts: { onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void; ownerOf?: (publisherId: string) => string | null; fetcher?: SharedFetcher } = {},
 ): Component & { readonly hub: LiveHub | null; readonly breaking: BreakingService | null } {
   let feed: FeedService | null = null;
   let breaking: BreakingService | null = null;
@@ -81,6 +81,7 @@ export function apiComponent(
         dataDir: cfg.dataDir,
         log: node.log,
         ...(opts.onPublishersChanged ? { onPublishersChanged: opts.onPublishersChanged } : {}),
+        ...(opts.ownerOf ? { ownerOf: opts.ownerOf } : {}),
       });
     },
     async stop() {
