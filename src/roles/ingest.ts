@@ -114,8 +114,8 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
     },
     ingest(articles) {
       const trimmed = articles.map((a) => (a.text && a.text.length > MAX_TEXT ? { ...a, text: a.text.slice(0, MAX_TEXT) } : a));
-      if (service) return service.ingest(trimmed);
-      if (log) return log.append(trimmed);
+      if (service) return log ? appendRetrying({ append: (a) => service!.ingest(a) }, trimmed) : service.ingest(trimmed);
+      if (log) return appendRetrying(log, trimmed);
       return Promise.reject(new Error('ingest is not running'));
     },
     drain() {
@@ -125,4 +125,21 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
       listeners.push(fn);
     },
   };
+}
+
+/**
+ * An append to the JetStream log, retried for a while when NATS is away (a restart, a failover):
+ * publishers then wait for their acknowledgement instead of polling again a minute later.
+ */
+async function appendRetrying(log: { append(items: readonly RawArticle[]): Promise<void> }, items: readonly RawArticle[]): Promise<void> {
+  const end = Date.now() + 20_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await log.append(items);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if ((code !== 'QUEUE_APPEND_FAILED' && code !== 'QUEUE_FULL') || Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(2_000, 250 * 2 ** (attempt - 1))));
+    }
+  }
 }
