@@ -145,5 +145,11 @@ describe('roles on NATS', { timeout: 300_000 }, () => {
     const owner = await owners(proc);
     expect(new Set(owner.values())).toEqual(new Set(['ing']));
     expect(feedFarm.feeds.every((f) => f.agents.every((a) => a === 'newsagg-test/ing'))).toBe(true);
+
+    // both stop cleanly on SIGTERM (shards handed over, log consumer closed)
+    for (const n of [proc, ing]) {
+      n.child.kill('SIGTERM');
+      expect(await n.exited).toBe(0);
+    }
   });
 });
