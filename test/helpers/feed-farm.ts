@@ -32,6 +32,8 @@ export interface FarmFeed {
   maxInFlight: number;
   /** User-Agent of each request, in order (which node polled) */
   agents: string[];
+  /** each request: its User-Agent and when it arrived (ms since epoch) */
+  hits: { agent: string; at: number }[];
   /** serve this instead of the items (a feed document of any size or content) */
   body?: string;
 }
@@ -79,6 +81,7 @@ export class FeedFarm {
         }
         f.requests++;
         f.agents.push(String(req.headers['user-agent'] ?? ''));
+        f.hits.push({ agent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
         f.inFlight++;
         f.maxInFlight = Math.max(f.maxInFlight, f.inFlight);
         let done = false;
@@ -101,7 +104,7 @@ export class FeedFarm {
       for (let k = 0; k < this.o.feedsPerHost; k++) {
         const name = `h${h}-f${k}`;
         names.push(name);
-        this.feeds.push({ name, url: `http://${host}:${port}/feed/${name}`, items: [], requests: 0, notModified: 0, inFlight: 0, maxInFlight: 0, agents: [] });
+        this.feeds.push({ name, url: `http://${host}:${port}/feed/${name}`, items: [], requests: 0, notModified: 0, inFlight: 0, maxInFlight: 0, agents: [], hits: [] });
       }
     }
     return this;
