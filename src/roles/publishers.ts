@@ -12,7 +12,7 @@ import { TrustedProxies } from '../api/client-address.js';
 import { registerWebSubRoutes } from '../api/routes/websub.js';
 import type { Component, Node } from '../node.js';
 import type { Route } from '../runtime/system.js';
-import { AskTimeoutError } from '../runtime/errors.js';
+import { AskTimeoutError, describeError } from '../runtime/errors.js';
 import { askVia, type ClusterComponent } from './cluster.js';
 import type { SharedFetcher } from './fetcher.js';
 import { PublisherShards } from './publisher-shards.js';
@@ -73,8 +73,13 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
   };
   const send = (id: string, msg: PublisherMsg): void => {
     if (!node) return;
-    if (route) route.deliver(address(id), msg);
-    else node.system.send(address(id), msg);
+    if (!route) return node.system.send(address(id), msg);
+    try {
+      route.deliver(address(id), msg);
+    } catch (err) {
+      // no live owner for the moment (a failover): the hub's next delivery or the next poll covers it
+      node.log.debug({ publisher_id: id, type: msg.type, err: describeError(err) }, 'message to a publisher not delivered');
+    }
   };
 
   return {
