@@ -12,6 +12,7 @@ import { fetcherComponent } from './fetcher.js';
 import { ingestComponent } from './ingest.js';
 import { maintenanceComponent } from './maintenance.js';
 import { opmlComponent } from './opml.js';
+import { websubForwardComponent } from './websub-forward.js';
 import { PUBLISHERS_CHANGED, publishersComponent, type PublishersComponent } from './publishers.js';
 import type { ShardRoute } from '../runtime/shard-route.js';
 
@@ -94,6 +95,8 @@ export function componentsFor(config: Config): Component[] {
       }),
     );
   }
+  // hub callbacks may reach a node without publishers: it forwards them to the owner (cluster only)
+  if (!roles.has('ingest')) out.push(websubForwardComponent(cluster));
   out.push(cluster.go);
   return out;
 }

@@ -146,6 +146,14 @@ describe('roles on NATS', { timeout: 300_000 }, () => {
     expect(new Set(owner.values())).toEqual(new Set(['ing']));
     expect(feedFarm.feeds.every((f) => f.agents.every((a) => a === 'newsagg-test/ing'))).toBe(true);
 
+    // a hub's verification reaching the process node is answered by the publisher's actor on the ingest node
+    const feed = feedFarm.feeds[0]!;
+    const q = `/websub/farm-0?hub.mode=subscribe&hub.topic=${encodeURIComponent(feed.url)}&hub.challenge=c123&hub.lease_seconds=600`;
+    const direct = await fetch(`${ing.url}${q}`);
+    const forwarded = await fetch(`${proc.url}${q}`);
+    expect(forwarded.headers.get('content-type')).toMatch(/text\/plain/);
+    expect({ status: forwarded.status, body: await forwarded.text() }).toEqual({ status: direct.status, body: await direct.text() });
+
     // both stop cleanly on SIGTERM (shards handed over, log consumer closed)
     for (const n of [proc, ing]) {
       n.child.kill('SIGTERM');
