@@ -92,6 +92,7 @@ const schemas: Record<string, Schema> = {
     last_polled_at: dateTimeOrNull, last_success_at: dateTimeOrNull, next_poll_at: dateTimeOrNull, not_modified_count: int,
     fetch_count: int, article_count: int, failures: int, circuit: { type: 'string', enum: ['closed', 'open', 'half_open'] },
     circuit_reason: strOrNull, websub_hub: strOrNull,
+    owner: { type: ['string', 'null'], description: 'id of the node polling this publisher (--node-id; in a cluster, the owner of its publisher shard); null when no node polls it' },
   }),
   PublisherPage: obj({ items: { type: 'array', items: ref('Publisher') }, next_cursor: strOrNull }),
   RejectedArticle: obj({

@@ -21,6 +21,7 @@ import { startReaderServices, type ReaderServices } from '../api/services.js';
 export function apiComponent(
   opts: {
     onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
+    ownerOf?: (publisherId: string) => string | null;
     fetcher?: SharedFetcher;
     /** how long a rendered feed page is kept in process (default 5 s; tests lengthen it) */
     hotTtlMs?: number;
@@ -86,6 +87,7 @@ export function apiComponent(
         dataDir: cfg.dataDir,
         log: node.log,
         ...(opts.onPublishersChanged ? { onPublishersChanged: opts.onPublishersChanged } : {}),
+        ...(opts.ownerOf ? { ownerOf: opts.ownerOf } : {}),
       });
     },
     async stop() {

@@ -21,7 +21,12 @@ const STORIES_KEPT = 20_000;
  * BreakingDetector actor, whose effects are wired here: SQL, accelerating local publisher actors,
  * breaking live events and feed-cache invalidation.
  */
-export function breakingComponent(opts: { ingest: IngestComponent; now?: () => number }): Component & { active(): Promise<ActiveBreaking[]> } {
+export function breakingComponent(opts: {
+  ingest: IngestComponent;
+  now?: () => number;
+  /** delivers a message to a publisher's actor wherever it runs (a cluster); default: this node's actors */
+  tellPublisher?: () => ((id: string, msg: PublisherMsg) => void) | null;
+}): Component & { active(): Promise<ActiveBreaking[]> } {
   let node: Node | null = null;
   return {
     name: 'breaking',
@@ -63,11 +68,14 @@ export function breakingComponent(opts: { ingest: IngestComponent; now?: () => n
           accelerate: async (regions, intervalMs, until) => {
             const ids = await tierOnePublishers(n.sql, regions, ACCELERATE_MAX);
             let told = 0;
+            const tell = opts.tellPublisher?.() ?? null;
             for (const id of ids) {
-              // publisher actors of this node; on a node without them the message is a dead letter, not an error
-              if (!n.system.hosts('publisher')) break;
+              // publisher actors of this node (or of their owners in a cluster); none here and no cluster: nothing to tell
+              if (!tell && !n.system.hosts('publisher')) break;
               try {
-                n.system.send<PublisherMsg>(`publisher/${id}`, { type: 'accelerate', intervalMs, until });
+                const msg: PublisherMsg = { type: 'accelerate', intervalMs, until };
+                if (tell) tell(id, msg);
+                else n.system.send<PublisherMsg>(`publisher/${id}`, msg);
                 told++;
               } catch (err) {
                 n.log.debug({ err: describeError(err), publisher_id: id }, 'accelerate not delivered');

@@ -1,15 +1,30 @@
 import { ACCEPT, pageFetchFrom } from '../actors/html/fetch.js';
-import { startIngest, type IngestService } from '../actors/ingest/service.js';
+import { DedupOwner, type DedupOwnerMsg } from '../actors/ingest/dedup-owner.js';
+import type { DedupDecision } from '../actors/dedup/coordinator.js';
+import { STORY_CLUSTER, startIngest, type IngestService } from '../actors/ingest/service.js';
 import { ThumbnailJobs } from '../actors/ingest/thumbnails.js';
 import type { RawArticle } from '../actors/ingest/types.js';
 import type { CachedStory } from '../actors/store/feed-items.js';
 import { thumbnailFor } from '../actors/thumbs/pipeline.js';
 import { ThumbnailStore } from '../actors/thumbs/store.js';
 import { pooledMakeThumbnail } from '../actors/thumbs/task.js';
+import type { ClusterBatchReply, StoryClusterMsg } from '../actors/stories/story-cluster.js';
+import type { JetStreamWorkQueue } from '../runtime/work-queue-nats.js';
 import type { Component, Node } from '../node.js';
+import { askVia, DEDUP_OWNER, type ClusterComponent } from './cluster.js';
 import type { SharedFetcher } from './fetcher.js';
+import { openIngestLog } from './ingest-log.js';
 
-/** The ingest and processing roles: the ingest log, the pipeline behind it, and thumbnails. */
+/** Body text kept in the ingest log per article (fingerprints and enrichment read the lead). */
+const MAX_TEXT = 100_000;
+
+/**
+ * The ingest log and, on a `process` node, the pipeline behind it (prepare, dedup, cluster,
+ * store, announce) and thumbnails. Embedded mode: the in-process log, consumed here. Server mode
+ * (`--nats-url`): the JetStream log; an ingest-only node only appends to it, a process node
+ * consumes it, and in a cluster the dedup coordinator and the story clusterer are asked of the
+ * node owning them (each one shard, rebuilt from the store by whoever acquires it).
+ */
 export interface IngestComponent extends Component {
   /**
    * raw articles into the ingest log (publishers, WebSub, the crawler, the demo); resolves once
@@ -21,14 +36,18 @@ export interface IngestComponent extends Component {
   onStories(fn: (stories: CachedStory[]) => void): void;
 }
 
-export function ingestComponent(opts: { fetcher: SharedFetcher }): IngestComponent {
+export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolean; cluster?: ClusterComponent }): IngestComponent {
   let service: IngestService | null = null;
+  let log: JetStreamWorkQueue<RawArticle> | null = null;
   let thumbs: ThumbnailJobs | null = null;
   let stopBudgetMs = 10_000;
   const listeners: ((s: CachedStory[]) => void)[] = [];
   return {
     name: 'ingest',
     async start(node: Node) {
+      stopBudgetMs = Math.max(1_000, node.config.shutdownTimeoutMs - 5_000);
+      if (node.nats) log = await openIngestLog(node.nats, { log: node.log });
+      if (opts.process === false) return;
       const f = opts.fetcher.get();
       const store = new ThumbnailStore(node.config.dataDir);
       const make = pooledMakeThumbnail(node.tasks);
@@ -39,19 +58,42 @@ export function ingestComponent(opts: { fetcher: SharedFetcher }): IngestCompone
         log: node.log,
         metrics: node.metrics,
       });
+      const dedupWindowMs = node.config.dedupWindowHours * 3_600_000;
+      const databaseUrl = node.sql.mode === 'postgres' ? node.sql.url : null;
+      const wiring = opts.cluster?.get() ?? null;
+      let remote: Parameters<typeof startIngest>[0]['remote'];
+      if (wiring) {
+        const owner = new DedupOwner({
+          system: node.system, sql: node.sql, databaseUrl, partitions: 4, windowMs: dedupWindowMs, log: node.log, now: Date.now,
+          expireEveryMs: Math.min(10 * 60_000, Math.max(1_000, dedupWindowMs / 4)),
+        });
+        const dedupRoute = wiring.route('dedup-owner', 'dedup', owner, owner, () => 0);
+        const sys = node.system;
+        const storyRoute = wiring.route('story-cluster', 'story', sys, {
+          // the clusterer replays its window from the store in `init`: ready once it answers
+          acquired: async () => void (await sys.ask<unknown, StoryClusterMsg>(STORY_CLUSTER, { type: 'get', story_id: '' }, 300_000)),
+          released: () => sys.stop(STORY_CLUSTER),
+        }, () => 0);
+        remote = {
+          dedup: { submit: (batch) => askVia<DedupDecision[], DedupOwnerMsg>(dedupRoute, DEDUP_OWNER, { type: 'submit', batch: [...batch] }) },
+          cluster: (items) => askVia<ClusterBatchReply, StoryClusterMsg>(storyRoute, STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg),
+        };
+      }
       service = await startIngest({
         system: node.system,
         sql: node.sql,
-        databaseUrl: node.sql.mode === 'postgres' ? node.sql.url : null,
+        databaseUrl,
         cache: node.cache,
         pool: node.tasks,
-        dedupWindowMs: node.config.dedupWindowHours * 3_600_000,
+        dedupWindowMs,
         activeWindowMs: node.config.activeWindowHours * 3_600_000,
         queueMax: node.config.ingestQueueMax,
         stallMs: node.config.ingestStallSeconds * 1000,
         log: node.log,
         metrics: node.metrics,
         thumbnails: thumbs,
+        ...(log ? { queue: log } : {}),
+        ...(remote ? { remote } : {}),
         onStories: (s) => {
           for (const l of listeners) l(s);
         },
@@ -59,25 +101,45 @@ export function ingestComponent(opts: { fetcher: SharedFetcher }): IngestCompone
       const s = service;
       // not ready while articles wait and none gets stored (a stuck pipeline must not look healthy)
       node.readiness.ingest = async () => s.checkProgress();
-      stopBudgetMs = Math.max(1_000, node.config.shutdownTimeoutMs - 5_000);
     },
     async stop() {
       // stores what the ingest log holds, within the shutdown budget; what is left was never
       // acknowledged, so its publishers fetch it again after the restart
       await service?.stop(stopBudgetMs);
+      // an ingest-only node: appends in flight finish, nothing is consumed here
+      if (!service) await log?.close();
       // thumbnails are best effort: queued ones are dropped, running ones get a moment
       thumbs?.clear();
       await Promise.race([thumbs?.idle(), new Promise((r) => setTimeout(r, 3_000).unref())]);
     },
     ingest(articles) {
-      if (!service) return Promise.reject(new Error('ingest is not running'));
-      return service.ingest(articles);
+      const trimmed = articles.map((a) => (a.text && a.text.length > MAX_TEXT ? { ...a, text: a.text.slice(0, MAX_TEXT) } : a));
+      if (service) return log ? appendRetrying({ append: (a) => service!.ingest(a) }, trimmed) : service.ingest(trimmed);
+      if (log) return appendRetrying(log, trimmed);
+      return Promise.reject(new Error('ingest is not running'));
     },
     drain() {
-      return service?.drain() ?? Promise.resolve();
+      return service?.drain() ?? log?.drain() ?? Promise.resolve();
     },
     onStories(fn) {
       listeners.push(fn);
     },
   };
+}
+
+/**
+ * An append to the JetStream log, retried for a while when NATS is away (a restart, a failover):
+ * publishers then wait for their acknowledgement instead of polling again a minute later.
+ */
+async function appendRetrying(log: { append(items: readonly RawArticle[]): Promise<void> }, items: readonly RawArticle[]): Promise<void> {
+  const end = Date.now() + 20_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await log.append(items);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if ((code !== 'QUEUE_APPEND_FAILED' && code !== 'QUEUE_FULL') || Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(2_000, 250 * 2 ** (attempt - 1))));
+    }
+  }
 }

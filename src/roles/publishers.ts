@@ -11,7 +11,11 @@ import type { RawArticle } from '../actors/ingest/types.js';
 import { TrustedProxies } from '../api/client-address.js';
 import { registerWebSubRoutes } from '../api/routes/websub.js';
 import type { Component, Node } from '../node.js';
+import type { Route } from '../runtime/system.js';
+import { AskTimeoutError, describeError } from '../runtime/errors.js';
+import { askVia, type ClusterComponent } from './cluster.js';
 import type { SharedFetcher } from './fetcher.js';
+import { PublisherShards } from './publisher-shards.js';
 
 export interface PublishersOptions {
   /** where publishers put what they find (the ingest component); resolves once it is stored */
@@ -24,12 +28,20 @@ export interface PublishersOptions {
   firstPollSpreadMs?: number;
   /** the polling policy (default: DEFAULT_POLICY; the soak benchmark polls faster) */
   policy?: PolicyConfig;
+  /** server mode: only the publishers of the publisher shards this node owns run here */
+  cluster?: ClusterComponent;
 }
+
+/** Topic on which any node announces publishers added or removed (admin API, OPML import). */
+export const PUBLISHERS_CHANGED = 'publishers-changed';
 
 export interface PublishersComponent extends Component {
   /** start actors for publishers added after start (admin API, OPML import) */
   added(ids: readonly string[]): void;
   removed(ids: readonly string[]): void;
+  /** ask a publisher's actor wherever it runs (the owning node in a cluster) */
+  ask(id: string, msg: PublisherMsg, timeoutMs: number): Promise<PublisherReply>;
+  send(id: string, msg: PublisherMsg): void;
 }
 
 const address = (id: string) => `publisher/${id}`;
@@ -45,7 +57,30 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
   let node: Node | null = null;
   let store: BufferedPublisherStore | null = null;
   let stopWatch: (() => void) | null = null;
+  let shards: PublisherShards | null = null;
+  let route: Route | null = null;
+  let unsubscribe: (() => void) | null = null;
   const intents = new WebSubIntents();
+
+  const ask = (id: string, msg: PublisherMsg, timeoutMs: number): Promise<PublisherReply> => {
+    if (!node) return Promise.reject(new Error('publishers are not running'));
+    if (!route) return node.system.ask<PublisherReply, PublisherMsg>(address(id), msg, timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      askVia<PublisherReply, PublisherMsg>(route, address(id), msg),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new AskTimeoutError(address(id), msg.type, timeoutMs)), timeoutMs))),
+    ]).finally(() => clearTimeout(timer));
+  };
+  const send = (id: string, msg: PublisherMsg): void => {
+    if (!node) return;
+    if (!route) return node.system.send(address(id), msg);
+    try {
+      route.deliver(address(id), msg);
+    } catch (err) {
+      // no live owner for the moment (a failover): the hub's next delivery or the next poll covers it
+      node.log.debug({ publisher_id: id, type: msg.type, err: describeError(err) }, 'message to a publisher not delivered');
+    }
+  };
 
   return {
     name: 'publishers',
@@ -62,8 +97,8 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         parse: pooledParse(() => n.tasks),
         emit: (articles) => opts.emit(articles),
       });
-      n.system.register(
-        publisherBehaviour({
+      const wiring = opts.cluster?.get() ?? null;
+      const behaviour = publisherBehaviour({
           // emit resolves once the articles are stored: only then do the feed's validators move on
           ...fx,
           store,
@@ -81,35 +116,65 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
                 },
               }
             : {}),
-        }),
-      );
+        });
+      if (wiring) {
+        const s = new PublisherShards({
+          sql: n.sql,
+          system: n.system,
+          shardOf: (id) => wiring.cluster.ownership.shardOf('publisher', id),
+          flush: () => store!.flush(),
+          log: n.log,
+        });
+        shards = s;
+        n.system.register(s.guard(behaviour));
+        route = wiring.route('publisher', 'publisher', n.system, s);
+        // publishers added or removed on any node (admin API, OPML import) reach their owner at once
+        unsubscribe = wiring.cluster.transport.subscribe(PUBLISHERS_CHANGED, (data) => {
+          const c = data as { added?: unknown; removed?: unknown };
+          if (Array.isArray(c.added)) for (const id of c.added) if (typeof id === 'string') s.spawn(id);
+          if (Array.isArray(c.removed)) for (const id of c.removed) if (typeof id === 'string') (intents.forget(id), s.remove(id));
+        });
+      } else n.system.register(behaviour);
       registerWebSubRoutes(n.router, {
         sql: n.sql,
-        ask: (id, msg, timeoutMs) => n.system.ask<PublisherReply, PublisherMsg>(address(id), msg, timeoutMs),
-        send: (id, msg) => n.system.send(address(id), msg),
+        ask,
+        send,
         intents,
         perPublisher: { rps: cfg.websubRateLimitRps, burst: cfg.websubRateLimitBurst },
         perClient: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
         trustProxy: cfg.trustProxy.length > 0 ? new TrustedProxies(cfg.trustProxy) : null,
       });
+      if (shards) {
+        // actors start as this node acquires publisher shards (cluster-ownership, after every role)
+        const s = shards;
+        stopWatch = watchUnscheduled(n.sql, (id) => void s.spawn(id), { log: n.log });
+        return;
+      }
       const spawn = (id: string) => n.system.spawn(address(id));
       await spawnAll(n.sql, spawn);
       stopWatch = watchUnscheduled(n.sql, spawn, { log: n.log });
       n.log.info({ publishers: n.system.count('publisher') }, 'publishers started');
     },
     async stop() {
+      unsubscribe?.();
       stopWatch?.();
       // states the database could not take during an outage get one last try
       await store?.flush();
     },
     added(ids) {
-      for (const id of ids) node?.system.spawn(address(id));
+      for (const id of ids) {
+        if (shards) shards.spawn(id);
+        else node?.system.spawn(address(id));
+      }
     },
     removed(ids) {
       for (const id of ids) {
         intents.forget(id);
-        node?.system.stop(address(id));
+        if (shards) shards.remove(id);
+        else node?.system.stop(address(id));
       }
     },
+    ask,
+    send,
   };
 }

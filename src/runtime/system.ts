@@ -106,6 +106,11 @@ export class ActorSystem {
     return this.behaviours.has(kind);
   }
 
+  /** whether an actor lives at this address (also while it finishes its last message after `stop`) */
+  alive(to: Address): boolean {
+    return this.cells.has(to);
+  }
+
   /** Number of live actors (optionally of one kind). */
   count(kind?: string): number {
     if (!kind) return this.cells.size;

@@ -118,6 +118,7 @@ export class WorkerGroup implements Route {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     await this.drain();
     this.closed = true;
     await this.pool.destroy();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Rng } from '../../src/simulator/prng.js';
 
@@ -27,6 +27,13 @@ export interface FarmFeed {
   items: FarmItem[];
   requests: number;
   notModified: number;
+  /** requests being answered now, and the most ever at once (two pollers of one feed overlap) */
+  inFlight: number;
+  maxInFlight: number;
+  /** User-Agent of each request, in order (which node polled) */
+  agents: string[];
+  /** each request: its User-Agent and when it arrived (ms since epoch) */
+  hits: { agent: string; at: number }[];
   /** serve this instead of the items (a feed document of any size or content) */
   body?: string;
 }
@@ -57,7 +64,7 @@ export class FeedFarm {
   /** every item ever published, by link */
   readonly published = new Set<string>();
 
-  constructor(private readonly o: { hosts: number; feedsPerHost: number; keep?: number; seed?: string }) {
+  constructor(private readonly o: { hosts: number; feedsPerHost: number; keep?: number; seed?: string; /** answer each request this late (widens overlaps) */ delayMs?: number }) {
     this.rng = new Rng(o.seed ?? 'farm');
   }
 
@@ -73,16 +80,19 @@ export class FeedFarm {
           return;
         }
         f.requests++;
-        const body = f.body ?? renderFarmRss(f);
-        const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
-        const lastModified = new Date(f.items[0]?.pubDate ?? 0).toUTCString();
-        const inm = req.headers['if-none-match'];
-        if (inm === etag || (!inm && req.headers['if-modified-since'] === lastModified)) {
-          f.notModified++;
-          res.writeHead(304, { etag }).end();
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8', etag, 'last-modified': lastModified }).end(body);
+        f.agents.push(String(req.headers['user-agent'] ?? ''));
+        f.hits.push({ agent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
+        f.inFlight++;
+        f.maxInFlight = Math.max(f.maxInFlight, f.inFlight);
+        let done = false;
+        const finish = () => {
+          if (!done) f.inFlight--;
+          done = true;
+        };
+        res.once('close', finish);
+        res.once('finish', finish);
+        if (this.o.delayMs) setTimeout(() => this.answer(f, req, res), this.o.delayMs);
+        else this.answer(f, req, res);
       });
       server.keepAliveTimeout = 60_000;
       await new Promise<void>((resolve, reject) => {
@@ -94,10 +104,23 @@ export class FeedFarm {
       for (let k = 0; k < this.o.feedsPerHost; k++) {
         const name = `h${h}-f${k}`;
         names.push(name);
-        this.feeds.push({ name, url: `http://${host}:${port}/feed/${name}`, items: [], requests: 0, notModified: 0 });
+        this.feeds.push({ name, url: `http://${host}:${port}/feed/${name}`, items: [], requests: 0, notModified: 0, inFlight: 0, maxInFlight: 0, agents: [], hits: [] });
       }
     }
     return this;
+  }
+
+  private answer(f: FarmFeed, req: IncomingMessage, res: ServerResponse): void {
+    const body = f.body ?? renderFarmRss(f);
+    const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
+    const lastModified = new Date(f.items[0]?.pubDate ?? 0).toUTCString();
+    const inm = req.headers['if-none-match'];
+    if (inm === etag || (!inm && req.headers['if-modified-since'] === lastModified)) {
+      f.notModified++;
+      res.writeHead(304, { etag }).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8', etag, 'last-modified': lastModified }).end(body);
   }
 
   /** New items on a feed (newest first; the feed keeps its newest `keep`); `over` may change any of an item's fields. */

@@ -96,6 +96,11 @@ export class DedupCoordinator {
     }
   }
 
+  /** Leaves `n` handles unused (a successor coordinator: handles a predecessor gave out for batches not yet stored stay unique). */
+  skipHandles(n: number): void {
+    this.nextHandle += n;
+  }
+
   /**
    * Looks up and inserts a batch; decisions come back in input order. A candidate that is the
    * article itself (the same id submitted again after its batch could not be stored) is not

@@ -1,6 +1,3 @@
-import { DedupCoordinator } from '../dedup/coordinator.js';
-import { shardKey, type DedupItem, type DedupShardMessage, type DedupShardReply } from '../dedup/dedup-shard.js';
-import { block } from '../dedup/simhash.js';
 import { articleLabels, existingUrlHashes } from '../store/articles.js';
 import type { CachedStory } from '../store/feed-items.js';
 import { pruneRejected } from '../store/rejected.js';
@@ -14,11 +11,11 @@ import { siblingModule } from '../../runtime/module-url.js';
 import type { Sql } from '../../runtime/sql.js';
 import type { ActorSystem } from '../../runtime/system.js';
 import type { TaskPool } from '../../runtime/task-pool.js';
-import { WorkerGroup } from '../../runtime/worker-group.js';
 import { MemoryWorkQueue, type WorkQueue } from '../../runtime/work-queue.js';
 import { AuthorityTable } from '../store/authority.js';
 import { Announcer } from './announce.js';
-import { Decider } from './decide.js';
+import { Decider, type DecideDeps } from './decide.js';
+import { openLocalDedup, type LocalDedup } from './dedup-local.js';
 import { SqlFingerprints } from './fingerprints-sql.js';
 import { IngestPipeline, type Prepared } from './pipeline.js';
 import type { PrepareTask } from './prepare-task.js';
@@ -50,6 +47,12 @@ export interface IngestServiceOptions {
   /** how long work may wait without a batch stored before the node reports not ready (default 60 s) */
   stallMs?: number;
   queue?: WorkQueue<RawArticle>;
+  /**
+   * a cluster: dedup decisions and story clustering are asked of the nodes owning them (each a
+   * single shard) instead of being run here; the StoryCluster behaviour is still registered here
+   * so this node can host it when it owns the story shard
+   */
+  remote?: { dedup: DecideDeps['dedup']; cluster: DecideDeps['cluster'] };
   log?: Logger;
   metrics?: Metrics;
   now?: () => number;
@@ -105,47 +108,12 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
   const dedupWindowMs = o.dedupWindowMs ?? 72 * 3_600_000;
   const fingerprints = new SqlFingerprints(o.sql);
 
-  const group = new WorkerGroup({
-    name: 'dedup',
-    kinds: { dedup: siblingModule(import.meta.url, './dedup-shard-worker.js').filename },
-    workerData: { databaseUrl: o.databaseUrl, partitions, windowMs: dedupWindowMs },
-    log,
-  });
-  o.system.hostInWorkers(group);
-  // while shards are being refilled from this thread, lookups wait (in order) behind the refill
-  let refill: Promise<void> = Promise.resolve();
-  const dedup = new DedupCoordinator(
-    {
-      ask: async (i, p, msg: DedupShardMessage) => {
-        await refill;
-        return o.system.ask<DedupShardReply>(`dedup/${shardKey(i, p)}`, msg, 60_000);
-      },
-    },
-    partitions,
-    { windowMs: dedupWindowMs },
-  );
-  const stored = await fingerprints.loadAll(now() - dedupWindowMs);
-  dedup.restore(stored);
-  if (!o.databaseUrl) {
-    const fill = async (records: readonly DedupItem[]) => {
-      for (let t = 0; t < 4; t++) {
-        const byShard = new Map<number, DedupItem[]>();
-        for (const r of records) {
-          const part = block(r.hi, r.lo, t) % partitions;
-          let list = byShard.get(part);
-          if (!list) byShard.set(part, (list = []));
-          list.push(r);
-        }
-        for (const [part, items] of byShard) await o.system.ask(`dedup/${shardKey(t, part)}`, { type: 'rebuild', items } satisfies DedupShardMessage, 120_000);
-      }
-    };
-    refill = fill(stored);
-    await refill;
-    group.onWorkerFailed = () => {
-      refill = refill.then(async () => fill(await fingerprints.loadAll(now() - dedupWindowMs))).catch((err: unknown) => log.warn({ err: String(err) }, 'dedup shard refill failed'));
-    };
+  // the dedup coordinator and its shards: here (one node), or on the node owning them (a cluster)
+  let local: LocalDedup | null = null;
+  if (!o.remote) {
+    local = await openLocalDedup({ system: o.system, sql: o.sql, databaseUrl: o.databaseUrl, partitions, windowMs: dedupWindowMs, log, now });
   }
-  stored.length = 0;
+  const dedup: DecideDeps['dedup'] = o.remote?.dedup ?? local!.coordinator;
 
   const activeWindowMs = o.activeWindowMs ?? 48 * 3_600_000;
   // source authority (tier and record, recomputed by the maintenance pass) feeds the lead choice
@@ -174,7 +142,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     dedup,
     // a few ms of clustering per ask: I/O callbacks (the previous batch's transaction, the API) run between
     clusterSlice: 10,
-    cluster: (items) => o.system.ask<ClusterBatchReply, StoryClusterMsg>(STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg, 120_000),
+    cluster: o.remote?.cluster ?? ((items) => o.system.ask<ClusterBatchReply, StoryClusterMsg>(STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg, 120_000)),
   });
   const pipeline = new IngestPipeline({
     prepare,
@@ -198,7 +166,7 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
   // entries past the dedup window leave the shard tables and the fingerprint table
   const expiry = setInterval(() => {
     void (async () => {
-      const removed = await dedup.expire(now());
+      const removed = local ? await local.coordinator.expire(now()) : 0;
       const pruned = await fingerprints.prune(now() - dedupWindowMs);
       const rejected = await pruneRejected(o.sql, now() - REJECTED_KEEP_MS);
       log.debug({ removed, pruned, rejected }, 'dedup window expired');

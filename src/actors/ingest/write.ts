@@ -1,7 +1,7 @@
 import { ensurePartitionsFor, refreshArticles, upsertArticles, type ArticleRow, type RefreshRow } from '../store/articles.js';
 import { storyScore } from '../store/feed-items.js';
 import { recordRejected, type RejectedRecord } from '../store/rejected.js';
-import { countStoryArticles, upsertStories, type StoryRow } from '../store/stories.js';
+import { countStoryArticles, lockStories, upsertStories, type StoryRow } from '../store/stories.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
@@ -85,6 +85,8 @@ export class BatchWriter {
   private async finish(q: Sql, d: Decided, rows: ArticleRow[], refreshed: number, storage: RejectedArticle[], articles?: Map<string, unknown>): Promise<Written> {
     const gone = new Set(storage.map((r) => r.url));
     const goneIds = new Set(d.rows.filter((r) => gone.has(r.url)).map((r) => r.id));
+    // another node's batch may be writing to the same stories: count after it committed
+    await lockStories(q, d.stories.map((s) => s.id));
     const counts = await countStoryArticles(q, d.stories.map((s) => s.id));
     const stories: StoryRow[] = [];
     for (const s of d.stories) {

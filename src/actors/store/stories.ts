@@ -40,6 +40,20 @@ export function storyRowOf(v: StorySummary): StoryRow {
 }
 
 /**
+ * Serialises the batches that write to the same stories (several process nodes write at once):
+ * a transaction-scoped advisory lock per story, taken in one global order, before the counts
+ * are read, so a batch counts the rows another batch committed instead of both writing a count
+ * that misses the other's article. Released at commit.
+ */
+export async function lockStories(sql: Sql, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql.query(
+    `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(id, 7346) AS k FROM unnest($1::text[]) AS id ORDER BY k) t`,
+    [ids],
+  );
+}
+
+/**
  * Articles and distinct publishers per story, counted from the stored rows (inside the batch's
  * transaction, after its articles are written): a story's counts are then exact whatever was
  * replayed, redelivered or refused on the way.

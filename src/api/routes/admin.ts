@@ -54,7 +54,7 @@ export function registerAdminRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
       const rows = await listPublishers(deps.sql, { after, limit: limit + 1 });
       const items = rows.slice(0, limit);
       const next = rows.length > limit ? deps.codec.encode('publishers', { a: items[items.length - 1]!.id }) : null;
-      return json({ items: items.map(publicPublisher), next_cursor: next }, 200, PRIVATE);
+      return json({ items: items.map((r) => publicPublisher(r, deps.ownerOf)), next_cursor: next }, 200, PRIVATE);
     }),
   );
 
@@ -76,7 +76,7 @@ export function registerAdminRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
       if (added.length === 0) throw new HttpError(409, 'conflict', 'a publisher with this feed URL already exists');
       changed(added, []);
       const [row] = await getPublishers(deps.sql, added);
-      return json(publicPublisher(row!), 201, { ...PRIVATE, location: `/v1/publishers/${encodeURIComponent(row!.id)}` });
+      return json(publicPublisher(row!, deps.ownerOf), 201, { ...PRIVATE, location: `/v1/publishers/${encodeURIComponent(row!.id)}` });
     }),
   );
 
@@ -86,7 +86,7 @@ export function registerAdminRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
       readQuery(req.query, []);
       const [row] = await getPublishers(deps.sql, [parseId(req.params.id)]);
       if (!row) throw new HttpError(404, 'not_found', 'no such publisher');
-      return json(publicPublisher(row), 200, PRIVATE);
+      return json(publicPublisher(row, deps.ownerOf), 200, PRIVATE);
     }),
   );
 
@@ -139,12 +139,12 @@ export function registerAdminRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
 }
 
 /** The admin view of a publisher: status fields, never its persisted actor state or secrets. */
-export function publicPublisher(p: PublisherRow): Record<string, unknown> {
+export function publicPublisher(p: PublisherRow, ownerOf?: (id: string) => string | null): Record<string, unknown> {
   return {
     id: p.id, name: p.name, feed_url: p.feed_url, site_url: p.site_url, country: p.country, region: p.region, category: p.category,
     tier: p.tier, last_polled_at: p.last_polled_at, last_success_at: p.last_success_at, next_poll_at: p.next_poll_at,
     not_modified_count: p.not_modified_count, fetch_count: p.fetch_count, article_count: p.article_count, failures: p.failures,
-    circuit: p.circuit, circuit_reason: p.circuit_reason, websub_hub: p.websub_hub,
+    circuit: p.circuit, circuit_reason: p.circuit_reason, websub_hub: p.websub_hub, owner: ownerOf?.(p.id) ?? null,
   };
 }
 

@@ -50,6 +50,8 @@ export interface ApiDeps {
   trending?: TrendingService;
   /** told after admin routes add or remove publishers, so schedulers need not poll the table */
   onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
+  /** the id of the node polling a publisher (`--node-id`; its shard's owner in a cluster), null when none */
+  ownerOf?: (publisherId: string) => string | null;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
