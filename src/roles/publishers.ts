@@ -46,6 +46,11 @@ export interface PublishersComponent extends Component {
 
 const address = (id: string) => `publisher/${id}`;
 
+/** A node's start-up, during which first polls keep their wide spread. */
+const START_UP_MS = 60_000;
+/** The spread of first polls after start-up (feeds just added, publishers taken over). */
+const TAKEOVER_SPREAD_MS = 4_000;
+
 /**
  * The publishers role: one PublisherActor per feed, all sharing the node's timer heap, the safe
  * fetcher and the CPU pool for parsing, emitting into the ingest log. Actors start for every
@@ -92,6 +97,13 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       const publicUrl = opts.publicUrl === 'self' ? () => n.url : configured ? () => configured : null;
       store = new BufferedPublisherStore(new SqlPublisherStore(n.sql, Date.now, Math.random, opts.policy), { log: n.log });
       const firstPolls = new FirstPolls({ windowMs: opts.firstPollSpreadMs ?? 20_000, spacingMs: f.crawlDelayMs, random: Math.random });
+      // Past its start-up a node spreads first polls (and re-polls of unacknowledged ones) over a
+      // few seconds only: what starts then is a feed just added, or the publishers of a shard taken
+      // over from a node that died, which should resume within seconds (a whole cluster or node
+      // starting at once keeps the wider spread above).
+      const startedAt = Date.now();
+      const pastStartUp = () => Date.now() - startedAt > START_UP_MS;
+      const soonPolls = new FirstPolls({ windowMs: Math.min(TAKEOVER_SPREAD_MS, opts.firstPollSpreadMs ?? 20_000), spacingMs: f.crawlDelayMs, random: Math.random });
       const fx = countedEffects(n.metrics, {
         fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
         parse: pooledParse(() => n.tasks),
@@ -106,7 +118,10 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           ...(opts.policy ? { policy: opts.policy } : {}),
           now: Date.now,
           random: Math.random,
-          firstPollAt: (url, now) => firstPolls.at(url, now),
+          firstPollAt: (url, now) => (pastStartUp() ? soonPolls : firstPolls).at(url, now),
+          get unackedRepollMs() {
+            return pastStartUp() ? TAKEOVER_SPREAD_MS : 30_000;
+          },
           ...(publicUrl
             ? {
                 websub: {
