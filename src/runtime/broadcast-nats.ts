@@ -49,6 +49,18 @@ export class NatsBroadcast {
     }
   }
 
+  /** `fn` after each reconnect to NATS (broadcasts sent meanwhile were missed); returns an unsubscribe */
+  onReconnect(fn: () => void): () => void {
+    return this.link.onStatus((s) => {
+      if (s !== 'reconnected') return;
+      try {
+        fn();
+      } catch (err) {
+        this.log.warn({ err: describeError(err) }, 'reconnect handler failed');
+      }
+    });
+  }
+
   /** The server's max payload in bytes (what one broadcast may carry). */
   get maxPayload(): number {
     return this.link.nc.info?.max_payload ?? 1024 * 1024;
@@ -105,7 +117,9 @@ export class NatsBroadcast {
 export function withNatsPubSub(cache: Cache, bus: NatsBroadcast, log?: Logger): Cache {
   const l = log ?? silentLogger;
   const subs = new Set<Unsubscribe>();
-  const own: Pick<Cache, 'publish' | 'subscribe' | 'close'> = {
+  const own: Pick<Cache, 'publish' | 'subscribe' | 'close' | 'onGap'> = {
+    // at most once: what was published while this node was cut off is lost to it
+    onGap: (fn) => bus.onReconnect(fn),
     async publish(channel, message) {
       bus.publish(channel, message);
     },
@@ -128,7 +142,7 @@ export function withNatsPubSub(cache: Cache, bus: NatsBroadcast, log?: Logger): 
   };
   return new Proxy(cache, {
     get(target, prop) {
-      if (prop === 'publish' || prop === 'subscribe' || prop === 'close') return own[prop];
+      if (prop === 'publish' || prop === 'subscribe' || prop === 'close' || prop === 'onGap') return own[prop];
       // getters and methods run on the cache itself (its private fields live there)
       const v: unknown = Reflect.get(target, prop, target);
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;

@@ -64,6 +64,11 @@ export interface Cache {
   /** invalidation events; delivered to every subscriber of the channel, including in this process */
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<Unsubscribe>;
+  /**
+   * Told when messages of every channel may have been missed (the link carrying them was away and
+   * is back), so holders of state kept fresh only by events drop it. Absent: the cache cannot tell.
+   */
+  onGap?(fn: () => void): () => void;
 
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -45,6 +45,7 @@ export class Profiles {
   /** misses waiting for the next batched load (one query for all ids asked for in one turn of the loop) */
   private batch: { id: string; resolve: (s: StoredReader) => void; reject: (e: unknown) => void }[] = [];
   private unsubscribe: (() => Promise<void>) | null = null;
+  private offGap: (() => void) | null = null;
 
   constructor(private readonly o: ProfilesOptions) {
     this.max = o.max ?? 200_000;
@@ -54,6 +55,8 @@ export class Profiles {
   async start(): Promise<void> {
     try {
       this.unsubscribe = await this.o.cache.subscribe(READERS_CHANNEL, (id) => this.drop(id));
+      // changes announced while the events' link was away were missed: every profile is reloaded
+      this.offGap = this.o.cache.onGap?.(() => this.dropAll()) ?? null;
     } catch (err) {
       // without events a node still sees its own changes; another node's show after a reload
       this.log.warn({ err: describeError(err) }, 'reader change subscription failed');
@@ -61,6 +64,7 @@ export class Profiles {
   }
 
   async stop(): Promise<void> {
+    this.offGap?.();
     await this.unsubscribe?.().catch(() => {});
   }
 
@@ -149,6 +153,17 @@ export class Profiles {
     } catch (err) {
       this.log.warn({ err: describeError(err) }, 'reader change not announced');
     }
+  }
+
+  /** Forgets every profile held (and any load in flight), so each is read again from the database. */
+  dropAll(): void {
+    const n = this.byId.size;
+    this.byId.clear();
+    if (this.loading.size > 0) {
+      this.loading.clear();
+      this.generation++;
+    }
+    if (n > 0) this.log.info({ profiles: n }, 'reader profiles dropped: changes may have been missed while events were away');
   }
 
   private drop(id: string): void {
