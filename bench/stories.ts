@@ -330,7 +330,7 @@ export async function run(): Promise<Figures> {
     sim_baseline_tfidf_top50_purity_mean: round(sbTop.mean), sim_baseline_tfidf_top50_purity_min: round(sbTop.worst?.purity ?? 1),
   });
   // what a reader of `start --demo` sees: the front page's stories after 90 simulated minutes
-  const { front: _front, detail: _detail, ...demo } = await demoFront();
+  const { front: _front, detail: _detail, wrongDups: _wrong, ...demo } = await demoFront();
   Object.assign(out, Object.fromEntries(Object.entries(demo).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? round(v) : v])));
   if (process.env.STORIES_SPEED !== '0') Object.assign(out, clusteringSpeed());
   return out;
