@@ -16,6 +16,16 @@
  *   speed:   enrichment articles/s vs tokenising alone; clustering articles/s with 200,000
  *            active stories vs tokenising alone; memory per active story.
  * Data: NEWSAGG_DATA (default ../shared/data); figures that need it are skipped when missing.
+ *
+ * Purity work (branch purity), before -> after, measured here one run each:
+ *   demo front page, first 20 stories: mean 0.903 -> 0.977, worst 0.39 -> 0.848 (a housing-bill
+ *     story of eleven countries' bills; after: an election story holding a namesake's bill);
+ *     first 50: 0.915 -> 0.979, worst 0.39 -> 0.84; demo copies of another event 15 -> 13.
+ *     Causes: a sitemap's bare headlines joined stories on a city or country alone, and template
+ *     headlines that differ by place were taken for wire copies.
+ *   simulated day top-50: mean 0.9915, worst 0.58 (unchanged: no bare headlines there; a ferry
+ *     capsizing and a building collapse in one city, written from one template, still meet);
+ *     simulated F1 0.907; UCI 0.829; ECB+ 0.861; dedup recall 0.971 / 0.926, precision 1.0 (all unchanged).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
