@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANCHOR_BYTES, anchorMask, anchorsConflict } from '../../src/actors/dedup/anchors.js';
+import { ANCHOR_BYTES, anchorMask, anchorsConflict, headlineAnchorText } from '../../src/actors/dedup/anchors.js';
 import { DedupIndex } from '../../src/actors/dedup/dedup-index.js';
 import { fingerprint } from '../../src/actors/dedup/fingerprint.js';
 
@@ -49,5 +49,40 @@ describe('near-duplicate decisions with anchors', () => {
     ];
     const out = await idx.submit(docs);
     expect(out.map((d) => d.duplicateOf)).toEqual([null, null, 'a']);
+  });
+
+  // headline-only items (a news sitemap's entries): template headlines that differ only by the
+  // place or the name are two events; the same headline dressed up by syndication is a copy
+  it.each([
+    ['another country', 'Housing bill clears vote after all-night session in Brazil', 'Housing bill clears vote after all-night session in Japan', false],
+    ['another person', "Lawmakers pass Thorellano's housing bill", "Lawmakers pass Raston's housing bill", false],
+    ['another toll', 'Quake near Lima kills 27', 'Quake near Lima kills 45', false],
+    ['a decorated copy', 'Housing bill clears vote after all-night session in Brazil', 'UPDATE 2-Housing bill clears vote after all-night session in Brazil | The Lagos Ledger', true],
+    ['a copy with a kicker', "Lawmakers pass Thorellano's housing bill", "Analysis: Lawmakers pass Thorellano's housing bill - The Paris Examiner", true],
+    ['a copy in title case', 'Housing bill clears vote after all-night session in Brazil', 'Housing Bill Clears Vote After All-Night Session in Brazil', true],
+    ['a copy in capitals', "Lawmakers pass Thorellano's housing bill", "LAWMAKERS PASS THORELLANO'S HOUSING BILL", true],
+  ])('headlines only, %s', async (_name, a, b, copy) => {
+    const idx = await DedupIndex.create({ partitions: 1 });
+    const out = await idx.submit([
+      { id: 'a', fp: fingerprint(a, null), publishedAt: T0 },
+      { id: 'b', fp: fingerprint(b, null), publishedAt: T0 + 60_000 },
+    ]);
+    expect(out[1]!.duplicateOf).toBe(copy ? 'a' : null);
+  });
+
+  it('reads a headline for anchors only in sentence case', () => {
+    expect(headlineAnchorText('Housing bill clears vote in Brazil')).toBe('Housing bill clears vote in Brazil');
+    expect(headlineAnchorText('Housing Bill Clears Vote in Brazil')).toBe('');
+    expect(headlineAnchorText('HOUSING BILL CLEARS VOTE IN BRAZIL')).toBe('');
+  });
+
+  it('a copy of a story in capitals keeps its body anchors only (capitals would make every word one)', async () => {
+    const idx = await DedupIndex.create({ partitions: 1 });
+    const lead = 'Ecuador is due to resume limited crude oil output on May 8 when a new 43 km pipeline to neighbouring Colombia is finished, a spokesman said.';
+    const out = await idx.submit([
+      { id: 'a', fp: fingerprint('ECUADOR CRUDE OIL OUTPUT TO RESUME NEXT MONTH', lead), publishedAt: T0 },
+      { id: 'b', fp: fingerprint('Ecuador crude oil output to resume next month', lead + ' Output was halted on March 5 by an earthquake.'), publishedAt: T0 + 60_000 },
+    ]);
+    expect(out[1]!.duplicateOf).toBe('a');
   });
 });

@@ -88,3 +88,43 @@ describe('stories never mix events', () => {
     for (const [event, title] of reports.slice(0, 1)) expect(storyOf.get(event)!.size, title).toBeLessThanOrEqual(2);
   });
 });
+
+/**
+ * Headline-only items (a news sitemap's entries: no snippet) meeting stories the feeds tell with
+ * snippets. Sharing only a city or country, or a team's nickname, is not enough: what happened
+ * and who it is about must agree. The same event's bare headlines still join.
+ */
+describe('a bare headline joins a story only when what happened agrees', () => {
+  type Item = [event: string, title: string, summary: string];
+  const cases: [string, Item[], [title: string, event: string][]][] = [
+    ['a quake headline and a flood story in one city', [
+      ['flood', 'Istanbul floods: locals wade through streets', 'Residents of Istanbul waded through flooded streets on Monday after two days of torrential rain, the city governor Selim Aras said.'],
+      ['flood', 'Istanbul flood victims count the cost', 'Shopkeepers in Istanbul counted the cost of the torrential rain that flooded streets, governor Selim Aras said.'],
+    ], [['Magnitude 7.3 quake strikes near Istanbul', 'quake'], ['Istanbul floods: residents wade through streets', 'flood']]],
+    ['a wildfire headline and a flood story in one city', [
+      ['flood', 'Sydney floods leave 42 dead, thousands homeless', 'Floods in Sydney have killed 42 people and left thousands homeless after days of torrential rain, emergency chief Claire Dunmore said.'],
+      ['flood', 'Army deployed as Sydney floodwaters rise', 'Soldiers were sent to Sydney as floodwaters kept rising after days of torrential rain, emergency chief Claire Dunmore said.'],
+    ], [['Wildfire forces thousands to flee near Sydney', 'fire'], ['Floods in Sydney: thousands homeless after days of torrential rain', 'flood']]],
+    ['another match of the same kind', [
+      ['bogota', 'Bogota Rangers beat Berlin Rangers 3-2', 'Tomas Grimellano scored twice as the Bogota Rangers beat the Berlin Rangers 3-2 on Saturday.'],
+      ['bogota', 'Grimellano scores twice as Bogota Rangers win', 'The Bogota Rangers beat the Berlin Rangers 3-2, with Tomas Grimellano scoring twice.'],
+    ], [['Chennai Comets beat Delhi Rangers 1-0', 'chennai'], ['Bogota Rangers clinch title with win over Berlin Rangers', 'bogota']]],
+  ];
+  it.each(cases)('%s', (_name, told, bare) => {
+    const c = clusterer();
+    const storyOfEvent = new Map<string, string>();
+    told.forEach(([event, title, summary], i) => storyOfEvent.set(event, feed(c, art(title, summary, i * 0.5))));
+    bare.forEach(([title, event], i) => {
+      const id = feed(c, art(title, '', 2 + i * 0.5));
+      if (storyOfEvent.has(event)) expect(id, title).toBe(storyOfEvent.get(event));
+      else expect([...storyOfEvent.values()], title).not.toContain(id);
+    });
+  });
+
+  it('a story of bare headlines only keeps the headline profile (paraphrases with few words in common join)', () => {
+    const c = clusterer();
+    const a = feed(c, art('Apple unveils the Orchard 9 phone at a Cupertino event', '', 0));
+    const b = feed(c, art('Orchard 9: Apple shows its new phone', '', 0.5));
+    expect(b).toBe(a);
+  });
+});

@@ -93,3 +93,23 @@ function isDigit(c: number): boolean {
 function lower(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
 }
+
+/**
+ * A cleaned headline's text to read anchors from: the headline itself when it is in sentence
+ * case, '' when it is in title case or capitals (there every word would be an anchor, and a copy
+ * in sentence case would seem to drop them all). Counts the words of four letters or more after
+ * the first: title case capitalises at least half of them.
+ */
+export function headlineAnchorText(title: string): string {
+  let words = 0;
+  let capitals = 0;
+  let first = true;
+  for (const w of title.split(/[^\p{L}\p{N}]+/u)) {
+    if (w === '') continue;
+    if (first) { first = false; continue; }
+    if (w.length < 4 || !/^\p{L}/u.test(w)) continue;
+    words++;
+    if (w[0] !== w[0]!.toLowerCase()) capitals++;
+  }
+  return words > 0 && capitals * 2 >= words ? '' : title;
+}

@@ -1,3 +1,4 @@
+import { headlineAnchorText } from './anchors.js';
 import { cleanText, cleanTitle, fold } from './normalize.js';
 import { asciiTokenHashes, shingleHashes, tokenHashes } from './shingles.js';
 import { accumulate, finish, simhashHex } from './simhash.js';
@@ -79,7 +80,9 @@ export function fingerprint(
   const { hi, lo } = finish(acc);
   const ns = shingleHashes(titleTok, nt, options.sketchShingle, all);
   const m = shingleHashes(bodyTok, Math.min(nb, options.sketchTokens), options.sketchShingle, all, ns);
-  const sketch = minhashSketch(all, ns + m, clean);
+  // a bare headline's names and figures are its anchors (with a body, the lead's are: a headline
+  // in capitals, or cased otherwise than its copy's, would give anchors the copy seems to lack)
+  const sketch = minhashSketch(all, ns + m, clean, nb === 0 ? headlineAnchorText(head) : '');
   if (!sketch) return { hi, lo, sketch, hasText, empty: true, short: true };
   return ns + m < SHORT_SHINGLES ? { hi, lo, sketch, hasText, short: true } : { hi, lo, sketch, hasText };
 }

@@ -23,11 +23,16 @@ const EMPTY = 0xffffffff;
 const mins = new Uint32Array(HASH_BINS);
 const seen = new Uint8Array(HASH_BINS);
 
+const titleAnchors = new Uint8Array(ANCHOR_BYTES);
+
 /**
  * Sketch of `count` shingle hashes with the anchor mask of `anchorText` (the cleaned body, case
- * kept) appended; null when there are no shingles.
+ * kept) appended; null when there are no shingles. The anchors of `titleText` (a cleaned
+ * headline) are added to the body's, read apart so that a headline never moves the part of the
+ * body that is read. The fingerprint passes a headline-only item's headline: it has anchors
+ * too ("Housing bill clears vote in Brazil" and "... in Japan" are two events).
  */
-export function minhashSketch(shingles: Uint32Array, count: number, anchorText = ''): Uint8Array | null {
+export function minhashSketch(shingles: Uint32Array, count: number, anchorText = '', titleText = ''): Uint8Array | null {
   if (count === 0) return null;
   mins.fill(EMPTY);
   seen.fill(0);
@@ -54,6 +59,10 @@ export function minhashSketch(shingles: Uint32Array, count: number, anchorText =
   }
   out[COUNT_OFFSET] = Math.min(255, count);
   anchorMask(anchorText, out, ANCHOR_OFFSET);
+  if (titleText) {
+    anchorMask(titleText, titleAnchors, 0);
+    for (let k = 0; k < ANCHOR_BYTES; k++) out[ANCHOR_OFFSET + k]! |= titleAnchors[k]!;
+  }
   return out;
 }
 

@@ -4,7 +4,7 @@ import { toMillis, type ArticleInput } from '../enrich/text.js';
 import { countRegions, editions, REGION_KEYS } from './editions.js';
 import { articleFeatures, whatPart, type ClusterFeatures, type ClusterHints } from './features.js';
 import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
-import { HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
+import { HEADLINE_IN_BODIED_WEIGHTS, HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, scoreStory, type ScoreWeights, type StoryProfile } from './scoring.js';
 import { coreIds, countKeys, countShared, mergeIds, themeOf } from './story-keys.js';
 import { TermIndex } from './term-index.js';
 import { addInto, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.js';
@@ -54,6 +54,8 @@ export interface ClustererOptions {
   windowMs?: number;
   /** overrides for headline-only articles */
   weights?: Partial<ScoreWeights>;
+  /** overrides for headline-only articles against a story with a writing that has a snippet or text */
+  headlineInBodiedWeights?: Partial<ScoreWeights>;
   /** overrides for articles with a snippet (at least `snippetChars`, less than `textChars`) */
   snippetWeights?: Partial<ScoreWeights>;
   /** body length from which the snippet profile applies (default 40) */
@@ -108,6 +110,8 @@ interface Story extends StoryProfile {
   themeCounts: number[] | null;
   /** articles that are not duplicates of another */
   writings: number;
+  /** of those, the ones with a snippet or text (at least `snippetChars`) */
+  bodied: number;
 }
 
 const ENTITY_CAP = 32;
@@ -123,6 +127,7 @@ export class StoryClusterer {
   private readonly weights: ScoreWeights;
   private readonly snippetWeights: ScoreWeights;
   private readonly textWeights: ScoreWeights;
+  private readonly headlineInBodiedWeights: ScoreWeights;
   private readonly windowMs: number;
   private readonly maxCandidates: number;
   private readonly slots: (Story | null)[] = [];
@@ -140,6 +145,7 @@ export class StoryClusterer {
     this.weights = { ...HEADLINE_WEIGHTS, ...opts.weights };
     this.snippetWeights = { ...SNIPPET_WEIGHTS, ...opts.snippetWeights };
     this.textWeights = { ...TEXT_WEIGHTS, ...opts.textWeights };
+    this.headlineInBodiedWeights = { ...HEADLINE_IN_BODIED_WEIGHTS, ...opts.headlineInBodiedWeights };
     this.windowMs = opts.windowMs ?? 48 * 3_600_000;
     this.maxCandidates = opts.maxCandidates ?? 20;
     this.index = new TermIndex(this.vocab, (slot) => this.slots[slot] != null);
@@ -173,13 +179,15 @@ export class StoryClusterer {
     const dense = this.scatter(f.vec);
     const denseWhat = this.denseWhat;
     for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = f.what.weights[i]!;
+    const headlineOnly = w === this.weights;
     for (const s of this.candidates(f)) {
-      const sc = scoreStory(f, category, s, w, bestScore, dense, denseWhat).total;
+      const ws = headlineOnly && s.bodied > 0 ? this.headlineInBodiedWeights : w;
+      const sc = scoreStory(f, category, s, ws, bestScore, dense, denseWhat).total;
       if (sc > bestScore) { bestScore = sc; best = s; }
     }
     this.unscatter(f.vec);
     for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = 0;
-    if (best && bestScore >= w.threshold) return this.join(best, a, f, hints, bestScore, 'score');
+    if (best && bestScore >= w.threshold) return this.join(best, a, f, hints, bestScore, 'score', !headlineOnly);
     return this.open(a, f, hints, Number.isFinite(bestScore) ? bestScore : 0);
   }
 
@@ -274,6 +282,7 @@ export class StoryClusterer {
       leadEntityIds: f.entityIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
       coreEntityIds: f.entityIds, corePlaceIds: f.placeIds, coreCityIds: f.cityIds, cityCounts: null,
       themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1,
+      bodied: this.hasBody(a) ? 1 : 0,
     };
     [s.themeCounts] = countKeys(null, f.themeIds, 1);
     countRegions(s.regionCounts, hints);
@@ -288,7 +297,12 @@ export class StoryClusterer {
     return { storyId: s.id, joined: false, via: 'new', score, leadChanged: true, leadArticleId: a.id, articleCount: 1 };
   }
 
-  private join(s: Story, a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number, via: 'score' | 'duplicate'): AddResult {
+  /** whether `a` has a snippet or text (not only a headline) */
+  private hasBody(a: ArticleInput): boolean {
+    return (a.summary?.length ?? 0) + (a.text?.length ?? 0) >= (this.opts.snippetChars ?? 40);
+  }
+
+  private join(s: Story, a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number, via: 'score' | 'duplicate', bodied = this.hasBody(a)): AddResult {
     s.n++;
     s.articleIds.push(a.id);
     this.articleStory.set(a.id, s);
@@ -319,6 +333,7 @@ export class StoryClusterer {
       // a wire story and its copies are one writing: counted once, they would make the
       // agency's wording the story's theme
       s.writings++;
+      if (bodied) s.bodied++;
       [s.themeCounts] = countKeys(s.themeCounts, f.themeIds, s.writings);
       const theme = themeOf(s.themeCounts, s.writings, (id) => this.vocab.idf(id), THEME_SHARE, THEME_MIN);
       s.themeIds = theme.ids;
