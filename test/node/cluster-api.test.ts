@@ -53,10 +53,15 @@ describe('API nodes on one NATS stay coherent', { timeout: 240_000 }, () => {
     expect(r.status).toBe(200);
     return { page: (await r.json()) as Page, etag: r.headers.get('etag') };
   };
+  // with NATS an append resolves once the JetStream log holds it: the store comes after
   const storyOf = async (url: string): Promise<string> => {
-    const { rows } = await db.sql.query<{ story_id: string }>('SELECT story_id FROM articles WHERE url = $1', [url]);
-    expect(rows[0]?.story_id).toBeTruthy();
-    return rows[0]!.story_id;
+    let story: string | null = null;
+    await until(async () => {
+      const { rows } = await db.sql.query<{ story_id: string | null }>('SELECT story_id FROM articles WHERE url = $1', [url]);
+      story = rows[0]?.story_id ?? null;
+      return story !== null;
+    }, `the article ${url} stored`, 60_000);
+    return story!;
   };
   const subscribe = async (node: Node, topics: string[]): Promise<RawWs> => {
     const ws = await RawWs.open(node.port);

@@ -44,7 +44,8 @@ describe('newsagg process: categories, publisher_language, wire copies', () => {
     expect(c!.language).toBe('pt');
     expect(d!.language).toBe('en');
     expect(e!.language).toBe('fr');
-    for (const r of rows) expect(r).toHaveProperty('secondary_category');
+    // the output keeps its contract: the stored secondary category is not part of it
+    for (const r of rows) expect(r).not.toHaveProperty('secondary_category');
   });
 
   it('categories that are not an array of strings refuse the line, and the run goes on', async () => {
@@ -75,9 +76,9 @@ describe('newsagg process: categories, publisher_language, wire copies', () => {
     ].join(''));
     expect(code).toBe(0);
     const byId = new Map(rows.map((r) => [r.id as string, r]));
-    expect(byId.get('o')).toMatchObject({ category: 'business', secondary_category: 'sports' });
-    expect(byId.get('c1')).toMatchObject({ duplicate_of: 'o', category: 'business', secondary_category: 'sports' });
-    expect(byId.get('c2')).toMatchObject({ duplicate_of: 'o', category: 'business', secondary_category: 'sports' });
+    expect(byId.get('o')).toMatchObject({ category: 'business' });
+    expect(byId.get('c1')).toMatchObject({ duplicate_of: 'o', category: 'business' });
+    expect(byId.get('c2')).toMatchObject({ duplicate_of: 'o', category: 'business' });
     // not a copy: its own words decide
     expect(byId.get('own')).toMatchObject({ duplicate_of: null, category: 'sports' });
   });

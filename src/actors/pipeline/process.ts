@@ -18,8 +18,6 @@ export interface ProcessOutput {
   duplicate_of: string | null;
   story_id: string | null;
   category: string | null;
-  /** a second category the article is likely about too, else null */
-  secondary_category: string | null;
   region: string | null;
   language: string | null;
   entities: unknown[] | null;
@@ -116,7 +114,7 @@ export class ProcessPipeline {
           line: lines[i]!.line,
           output: {
             id: o.id, url: o.a.url, duplicate_of: o.duplicate_of, story_id: o.story_id, category: o.a.category,
-            secondary_category: o.a.secondary_category, region: o.a.region,
+            region: o.a.region,
             language: o.a.language, entities: o.a.entities, simhash: o.a.simhash,
           },
         };
