@@ -21,7 +21,8 @@
  * Targets: 0 lost, 0 duplicated, heap flat within 10 %, recovery <= 30 s.
  *
  * NEWSAGG_BENCH_SOAK_MINUTES (default 8), NEWSAGG_BENCH_SOAK_RATE (default 10 articles/s),
- * NEWSAGG_BENCH_SOAK_SETTLE_S (default 240).
+ * NEWSAGG_BENCH_SOAK_SETTLE_S (default 240), NEWSAGG_BENCH_SOAK_FAULTS (a comma-separated subset of
+ * poison, kill, redis_flush, postgres_restart; default all, at their places in the schedule).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -207,7 +208,10 @@ export async function run(): Promise<Figures> {
       }
     })();
 
-    const schedule: [number, FaultKind][] = [[0.15, 'poison'], [0.3, 'kill'], [0.5, 'redis_flush'], [0.65, 'postgres_restart'], [0.8, 'kill']];
+    const only = (env.NEWSAGG_BENCH_SOAK_FAULTS ?? '').split(',').filter(Boolean);
+    const schedule = ([[0.15, 'poison'], [0.3, 'kill'], [0.5, 'redis_flush'], [0.65, 'postgres_restart'], [0.8, 'kill']] as [number, FaultKind][]).filter(
+      ([, kind]) => only.length === 0 || only.includes(kind),
+    );
     for (const [frac, kind] of schedule) {
       const wait = t0 + frac * durationMs - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
