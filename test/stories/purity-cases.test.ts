@@ -109,6 +109,11 @@ describe('a bare headline joins a story only when what happened agrees', () => {
       ['bogota', 'Bogota Rangers beat Berlin Rangers 3-2', 'Tomas Grimellano scored twice as the Bogota Rangers beat the Berlin Rangers 3-2 on Saturday.'],
       ['bogota', 'Grimellano scores twice as Bogota Rangers win', 'The Bogota Rangers beat the Berlin Rangers 3-2, with Tomas Grimellano scoring twice.'],
     ], [['Chennai Comets beat Delhi Rangers 1-0', 'chennai'], ['Bogota Rangers clinch title with win over Berlin Rangers', 'bogota']]],
+    // a surname alone is a namesake's as much as the same person's: what happened must agree
+    ['a namesake sharing only a surname', [
+      ['election', 'Saudi Arabia votes: who is Umar Pemwick?', 'Voters in Saudi Arabia go to the polls on Sunday, and Umar Pemwick, the opposition candidate, is tipped to win, pollsters said.'],
+      ['election', 'Pemwick claims victory in Saudi Arabia election', 'Umar Pemwick claimed victory in the Saudi Arabia election on Monday after early results put him well ahead, the electoral commission said.'],
+    ], [['Minister Pemwick hails passage of housing bill | The Chicago Statehouse', 'bill'], ['Pemwick claims victory in Saudi Arabia election', 'election']]],
   ];
   it.each(cases)('%s', (_name, told, bare) => {
     const c = clusterer();

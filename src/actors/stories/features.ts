@@ -21,6 +21,12 @@ export interface ClusterFeatures {
   rareEntityIds: Int32Array;
   /** person keys: full names and each of their words, sorted */
   personIds: Int32Array;
+  /**
+   * entity keys that are one word of a person's name: a person named by one word ("Minister
+   * Pemwick") and the surname key of a full name, sorted. Sharing only these is a namesake's
+   * chance as much as the same person.
+   */
+  nameWordIds: Int32Array;
   /** place key ids (countries and areas), sorted */
   placeIds: Int32Array;
   /** city key ids, sorted: two cities of one country are two places */
@@ -101,6 +107,7 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const entityIdList: number[] = [];
   const namedIdList: number[] = [];
   const personIdList: number[] = [];
+  const nameWordIdList: number[] = [];
   const placeIdList: number[] = [];
   const cityIdList: number[] = [];
   const g = loadGazetteer();
@@ -116,7 +123,12 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     if (e.type === 'person') {
       personIdList.push(id);
       const sp = key.lastIndexOf(' ');
-      if (sp > 0) entityIdList.push(vocab.id('e:' + key.slice(sp + 1)));
+      if (sp < 0) nameWordIdList.push(id);
+      if (sp > 0) {
+        const surname = vocab.id('e:' + key.slice(sp + 1));
+        entityIdList.push(surname);
+        nameWordIdList.push(surname);
+      }
       // every name word is a person key: a conflict means no shared name word at all, so a
       // badly cut name ("Lindsay Lohan Doc") still meets "Lindsay Lohan"
       if (sp > 0) for (const part of key.split(' ')) personIdList.push(vocab.id('e:' + part));
@@ -153,6 +165,7 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     namedIds,
     rareEntityIds,
     personIds: sortedUnique(personIdList),
+    nameWordIds: sortedUnique(nameWordIdList),
     placeIds: sortedUnique(placeIdList),
     cityIds: sortedUnique(cityIdList),
     salient: Int32Array.from(salient),
