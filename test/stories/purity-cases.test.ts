@@ -69,6 +69,15 @@ describe('stories never mix events', () => {
       ['transfer', 'Jonas Weber joins Porto Falcons on four-year deal', 'Jonas Weber completed his move from the Hamburg Comets to the Porto Falcons, the club said.'],
       ['sacking', 'Moreira out as Porto Falcons coach', 'Luis Moreira was dismissed as coach of the Porto Falcons, with the side near the bottom of the table.'],
     ]],
+    // one formula for both: only the kind of happening tells them apart
+    ['a ferry capsizing and a building collapse in one city, written alike', [
+      ['ferry', 'Houston ferry capsizing: investigators look for cause', 'Investigators in the United States began searching for the cause of a ferry capsizing in Houston that killed 34 people.'],
+      ['ferry', 'Dozens hurt in ferry capsizing in Houston', 'Investigators in the United States began searching for the cause of a ferry capsizing in Houston that killed 34 people.'],
+      ['ferry', '34 dead in ferry capsizing near Houston', 'At least 34 people were killed in a ferry capsizing near Houston on Thursday, police spokesperson Mara Quell said.'],
+      ['collapse', 'What we know about the building collapse in Houston', 'Investigators in the United States began searching for the cause of a building collapse in Houston that killed 19 people.'],
+      ['collapse', 'Houston building collapse: police look for cause', 'Investigators in the United States began searching for the cause of a building collapse in Houston that killed 19 people.'],
+      ['collapse', '19 dead in building collapse near Houston', 'At least 19 people were killed in a building collapse near Houston on Thursday, police spokesperson Anouk Halvcombe said.'],
+    ]],
   ])('%s: one story per event', (_name, reports) => {
     const c = clusterer();
     const storyOf = new Map<string, Set<string>>();

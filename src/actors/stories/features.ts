@@ -2,6 +2,7 @@ import { removeTitleNoise } from '../dedup/normalize.js';
 import type { Entity } from '../enrich/entities.js';
 import { loadGazetteer } from '../enrich/gazetteer.js';
 import { tokenize, toMillis, type ArticleInput } from '../enrich/text.js';
+import { kindOf } from './event-kinds.js';
 import { isContentToken, stem, toVec, type SparseVec, type Vocabulary } from './vectors.js';
 
 /** What clustering needs of an article, computed once when it arrives. */
@@ -41,6 +42,8 @@ export interface ClusterFeatures {
   whatNorm: number;
   /** the heaviest "what" terms (at most 12): counted per story to find the words every article of it uses */
   themeIds: Int32Array;
+  /** kinds of happening the headline and body name (event-kinds.ts), a bit mask */
+  kinds: number;
   time: number;
 }
 
@@ -93,8 +96,10 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   };
 
   // syndication noise (`UPDATE 2-`, `| The Berlin Ledger`) is no part of what a story is about
+  let kinds = 0;
   for (const t of tokenize(removeTitleNoise(a.title))) {
     if (!isContentToken(t)) continue;
+    kinds |= kindOf(t);
     const id = word(t);
     titleIdList.push(id);
     bump(id, TITLE_WEIGHT);
@@ -102,7 +107,7 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   let body = a.summary ?? '';
   if (a.text) body += '\n' + (a.text.length > TEXT_CHARS ? a.text.slice(0, TEXT_CHARS) : a.text);
   if (body.length > 0) {
-    for (const t of tokenize(body)) if (isContentToken(t)) bump(word(t), 1);
+    for (const t of tokenize(body)) if (isContentToken(t)) { kinds |= kindOf(t); bump(word(t), 1); }
   }
   const entityIdList: number[] = [];
   const namedIdList: number[] = [];
@@ -172,6 +177,7 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     what,
     whatNorm,
     themeIds,
+    kinds,
     time: Number.isFinite(t) ? t : fallbackTime,
   };
 }
