@@ -41,6 +41,10 @@ describe('normalizeTitle', () => {
     ['Oil prices climb on supply worries \u2014 Channel Nine', 'oil prices climb on supply worries'],
     // a dash inside a short headline is content, not an outlet suffix
     ['Jobs - what next?', 'jobs - what next?'],
+    // a spaced dash inside the headline's own words: a compound, a score, a clause
+    ['Woman killed in Queens hit - and - run accident', 'woman killed in queens hit - and - run accident'],
+    ['Luck throws for 205 yards as Colts beat Chiefs 20 - 13', 'luck throws for 205 yards as colts beat chiefs 20 - 13'],
+    ['Woman Killed In Queens Hit - And - Run Accident, Driver Charged', 'woman killed in queens hit - and - run accident, driver charged'],
     ['&lt;b&gt;Rates&lt;/b&gt; rise &amp; markets fall', 'rates rise & markets fall'],
   ])('%j', (input, want) => {
     expect(normalizeTitle(input)).toBe(want);

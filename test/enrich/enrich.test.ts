@@ -33,4 +33,26 @@ describe('enrich', () => {
     expect(names).not.toContain('Fans');
     expect(names.some((n) => n.includes('<') || n.includes('amp'))).toBe(false);
   });
+
+  // headline decorations are no entities; the names in the headline still come out
+  it.each([
+    ['Quake hits Sendai - The Paris Examiner', ['Sendai'], ['Paris', 'Examiner'], 'JP'],
+    ['Mayor Elena Thorvald opens new bridge in Lyon - The Paris Examiner', ['Elena Thorvald', 'Lyon'], ['Paris', 'Examiner'], 'FR'],
+    ['Strong quake rattles Casablanca | The Morning Star', ['Casablanca'], ['Morning Star'], 'MA'],
+    ['Fire guts market in Kano -- Lagos Herald', ['Kano'], ['Lagos', 'Herald'], 'NG'],
+    ['Analysis: Why Umar Pemwick lost the vote in Ghana', ['Umar Pemwick', 'Ghana'], ['Analysis'], 'GH'],
+    ['UPDATE 2-Fed holds rates - Reuters', ['Federal Reserve'], ['Reuters', 'UPDATE'], null],
+    ['Watch: Strong quake rattles Casablanca - BBC News', ['Casablanca'], ['BBC', 'Watch'], 'MA'],
+  ])('%s: no publisher or label entity', (title, kept, dropped, place) => {
+    const e = enrich({ id: 't', url: '', title, publisher: 'x', published_at: 0 });
+    const names = e.entities.map((x) => x.name);
+    for (const n of kept) expect(names).toContain(n);
+    for (const d of dropped) expect(names.some((n) => n.includes(d))).toBe(false);
+    if (place) expect(e.places[0]).toBe(place);
+  });
+
+  it('keeps a dash that is punctuation, not a publisher', () => {
+    const e = enrich({ id: 't', url: '', title: 'Strikes in Lyon - and Marseille - halt trains', publisher: 'x', published_at: 0 });
+    expect(e.entities.map((x) => x.name)).toEqual(expect.arrayContaining(['Lyon', 'Marseille']));
+  });
 });

@@ -69,6 +69,15 @@ describe('stories never mix events', () => {
       ['transfer', 'Jonas Weber joins Porto Falcons on four-year deal', 'Jonas Weber completed his move from the Hamburg Comets to the Porto Falcons, the club said.'],
       ['sacking', 'Moreira out as Porto Falcons coach', 'Luis Moreira was dismissed as coach of the Porto Falcons, with the side near the bottom of the table.'],
     ]],
+    // one formula for both: only the kind of happening tells them apart
+    ['a ferry capsizing and a building collapse in one city, written alike', [
+      ['ferry', 'Houston ferry capsizing: investigators look for cause', 'Investigators in the United States began searching for the cause of a ferry capsizing in Houston that killed 34 people.'],
+      ['ferry', 'Dozens hurt in ferry capsizing in Houston', 'Investigators in the United States began searching for the cause of a ferry capsizing in Houston that killed 34 people.'],
+      ['ferry', '34 dead in ferry capsizing near Houston', 'At least 34 people were killed in a ferry capsizing near Houston on Thursday, police spokesperson Mara Quell said.'],
+      ['collapse', 'What we know about the building collapse in Houston', 'Investigators in the United States began searching for the cause of a building collapse in Houston that killed 19 people.'],
+      ['collapse', 'Houston building collapse: police look for cause', 'Investigators in the United States began searching for the cause of a building collapse in Houston that killed 19 people.'],
+      ['collapse', '19 dead in building collapse near Houston', 'At least 19 people were killed in a building collapse near Houston on Thursday, police spokesperson Anouk Halvcombe said.'],
+    ]],
   ])('%s: one story per event', (_name, reports) => {
     const c = clusterer();
     const storyOf = new Map<string, Set<string>>();
@@ -109,6 +118,11 @@ describe('a bare headline joins a story only when what happened agrees', () => {
       ['bogota', 'Bogota Rangers beat Berlin Rangers 3-2', 'Tomas Grimellano scored twice as the Bogota Rangers beat the Berlin Rangers 3-2 on Saturday.'],
       ['bogota', 'Grimellano scores twice as Bogota Rangers win', 'The Bogota Rangers beat the Berlin Rangers 3-2, with Tomas Grimellano scoring twice.'],
     ], [['Chennai Comets beat Delhi Rangers 1-0', 'chennai'], ['Bogota Rangers clinch title with win over Berlin Rangers', 'bogota']]],
+    // a surname alone is a namesake's as much as the same person's: what happened must agree
+    ['a namesake sharing only a surname', [
+      ['election', 'Saudi Arabia votes: who is Umar Pemwick?', 'Voters in Saudi Arabia go to the polls on Sunday, and Umar Pemwick, the opposition candidate, is tipped to win, pollsters said.'],
+      ['election', 'Pemwick claims victory in Saudi Arabia election', 'Umar Pemwick claimed victory in the Saudi Arabia election on Monday after early results put him well ahead, the electoral commission said.'],
+    ], [['Minister Pemwick hails passage of housing bill | The Chicago Statehouse', 'bill'], ['Pemwick claims victory in Saudi Arabia election', 'election']]],
   ];
   it.each(cases)('%s', (_name, told, bare) => {
     const c = clusterer();

@@ -116,9 +116,21 @@ function removeTitleNoiseOnce(title: string): string {
   else {
     const m = TITLE_SUFFIX.exec(t);
     // a long enough rest, or a suffix that reads as an outlet's name (`Jobs - what next?` stays)
-    if (m && (m.index >= 25 || (m.index >= 12 && OUTLET_NAME.test(m[1]!.trim())))) t = t.slice(0, m.index);
+    if (m && (m.index >= 25 || (m.index >= 12 && OUTLET_NAME.test(m[1]!.trim()))) && !continuesHeadline(t.slice(0, m.index), m[1]!.trim())) t = t.slice(0, m.index);
   }
   return t;
+}
+
+/**
+ * A tail after a spaced dash that is the headline's own words, not an outlet: lower case
+ * ("hit - and - run", "court - ordered"), a score or range ("beat Chiefs 20 - 13"), a clause
+ * ("Run Accident, Driver Charged"). Enrichment reads its names from the cleaned headline.
+ */
+function continuesHeadline(head: string, tail: string): boolean {
+  const c = tail.charCodeAt(0);
+  if (c >= 97 && c <= 122) return true;
+  if (c >= 48 && c <= 57 && /\d$/.test(head)) return true;
+  return tail.includes(',');
 }
 
 /** A headline ready for fingerprinting. */

@@ -1,4 +1,4 @@
-import { stripHtml } from '../dedup/normalize.js';
+import { cleanTitle, stripHtml } from '../dedup/normalize.js';
 import { splitDateline } from './dateline.js';
 import { extractEntities, type Entity } from './entities.js';
 import { loadGazetteer, regionForCountry, type Region } from './gazetteer.js';
@@ -40,10 +40,14 @@ export interface EnrichOptions {
  * once-loaded data files; title + snippet carry the signal, transient text adds a prefix.
  */
 export function enrich(input: ArticleInput, options: EnrichOptions = {}): Enrichment {
+  // the headline without its decorations (`UPDATE 2-`, `Analysis:`, `| Outlet`, `- Outlet`):
+  // read raw, "Quake hits Sendai - The Paris Examiner" gives the entity "Sendai The Paris
+  // Examiner" and no place. The one cleaner dedup fingerprints with (the caller stores the raw title)
+  const title = cleanTitle(input.title);
   // feed bodies (content:encoded) and some snippets are HTML: tags would hide sentence starts
   // ("</p><p>Fans gathered" reads "Fans" as a name) and add words of their own
-  const article = hasMarkup(input.text) || hasMarkup(input.summary)
-    ? { ...input, text: hasMarkup(input.text) ? stripHtml(input.text!) : input.text, summary: hasMarkup(input.summary) ? stripHtml(input.summary!) : input.summary }
+  const article = hasMarkup(input.text) || hasMarkup(input.summary) || title !== input.title
+    ? { ...input, title, text: hasMarkup(input.text) ? stripHtml(input.text!) : input.text, summary: hasMarkup(input.summary) ? stripHtml(input.summary!) : input.summary }
     : input;
   const text = articleText(article, 1200);
   const tokens: string[] = [];

@@ -4,7 +4,7 @@ import { fingerprint } from '../dedup/fingerprint.js';
 import { simhashHex } from '../dedup/simhash.js';
 import { enrich } from '../enrich/enrich.js';
 import { clampSnippet, SNIPPET_MAX } from '../store/articles.js';
-import { collapseSpaces, removeTitleNoise, stripHtml } from '../dedup/normalize.js';
+import { collapseSpaces, stripHtml } from '../dedup/normalize.js';
 import { safeField, safeText } from '../store/safe-text.js';
 import { NewsaggError } from '../../runtime/errors.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
@@ -101,8 +101,8 @@ function prepareOne(r: RawArticle, index: number, now: number, keepIds: boolean)
   const categories = tagsOf(r.categories);
   const fp = fingerprint(title, summary, text);
   const e = enrich({
-    // syndication noise (`| Outlet`, `UPDATE 2-`) would read as entities
-    id: hash, url: canonical, title: removeTitleNoise(title), summary, text, publisher, published_at: publishedAt,
+    // enrichment reads the headline without its decorations itself; the raw one is stored
+    id: hash, url: canonical, title, summary, text, publisher, published_at: publishedAt,
     feed_category: feedCategory, categories, publisher_country: country, language, publisher_language: publisherLanguage,
   });
   const given = keepIds ? short(r.id) : null;

@@ -281,7 +281,7 @@ export class StoryClusterer {
       personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
       leadEntityIds: f.entityIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
       coreEntityIds: f.entityIds, corePlaceIds: f.placeIds, coreCityIds: f.cityIds, cityCounts: null,
-      themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1,
+      themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1, kinds: f.kinds,
       bodied: this.hasBody(a) ? 1 : 0,
     };
     [s.themeCounts] = countKeys(null, f.themeIds, 1);
@@ -322,6 +322,8 @@ export class StoryClusterer {
       if (s.exemplars.length >= EXEMPLARS) s.exemplars.splice(1, 1);
       s.exemplars.push(f.vec);
     }
+    // the story's kinds are its first writing's that names any: one stray article cannot widen them
+    if (!s.kinds) s.kinds = f.kinds;
     s.entityIds = mergeIds(s.entityIds, f.entityIds, ENTITY_CAP);
     s.personIds = mergeIds(s.personIds, f.personIds, ENTITY_CAP);
     s.placeIds = mergeIds(s.placeIds, f.placeIds, ENTITY_CAP);

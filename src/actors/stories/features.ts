@@ -2,6 +2,7 @@ import { removeTitleNoise } from '../dedup/normalize.js';
 import type { Entity } from '../enrich/entities.js';
 import { loadGazetteer } from '../enrich/gazetteer.js';
 import { tokenize, toMillis, type ArticleInput } from '../enrich/text.js';
+import { kindOf } from './event-kinds.js';
 import { isContentToken, stem, toVec, type SparseVec, type Vocabulary } from './vectors.js';
 
 /** What clustering needs of an article, computed once when it arrives. */
@@ -21,6 +22,12 @@ export interface ClusterFeatures {
   rareEntityIds: Int32Array;
   /** person keys: full names and each of their words, sorted */
   personIds: Int32Array;
+  /**
+   * entity keys that are one word of a person's name: a person named by one word ("Minister
+   * Pemwick") and the surname key of a full name, sorted. Sharing only these is a namesake's
+   * chance as much as the same person.
+   */
+  nameWordIds: Int32Array;
   /** place key ids (countries and areas), sorted */
   placeIds: Int32Array;
   /** city key ids, sorted: two cities of one country are two places */
@@ -35,6 +42,8 @@ export interface ClusterFeatures {
   whatNorm: number;
   /** the heaviest "what" terms (at most 12): counted per story to find the words every article of it uses */
   themeIds: Int32Array;
+  /** kinds of happening the headline and body name (event-kinds.ts), a bit mask */
+  kinds: number;
   time: number;
 }
 
@@ -87,8 +96,10 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   };
 
   // syndication noise (`UPDATE 2-`, `| The Berlin Ledger`) is no part of what a story is about
+  let kinds = 0;
   for (const t of tokenize(removeTitleNoise(a.title))) {
     if (!isContentToken(t)) continue;
+    kinds |= kindOf(t);
     const id = word(t);
     titleIdList.push(id);
     bump(id, TITLE_WEIGHT);
@@ -96,11 +107,12 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   let body = a.summary ?? '';
   if (a.text) body += '\n' + (a.text.length > TEXT_CHARS ? a.text.slice(0, TEXT_CHARS) : a.text);
   if (body.length > 0) {
-    for (const t of tokenize(body)) if (isContentToken(t)) bump(word(t), 1);
+    for (const t of tokenize(body)) if (isContentToken(t)) { kinds |= kindOf(t); bump(word(t), 1); }
   }
   const entityIdList: number[] = [];
   const namedIdList: number[] = [];
   const personIdList: number[] = [];
+  const nameWordIdList: number[] = [];
   const placeIdList: number[] = [];
   const cityIdList: number[] = [];
   const g = loadGazetteer();
@@ -116,7 +128,12 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     if (e.type === 'person') {
       personIdList.push(id);
       const sp = key.lastIndexOf(' ');
-      if (sp > 0) entityIdList.push(vocab.id('e:' + key.slice(sp + 1)));
+      if (sp < 0) nameWordIdList.push(id);
+      if (sp > 0) {
+        const surname = vocab.id('e:' + key.slice(sp + 1));
+        entityIdList.push(surname);
+        nameWordIdList.push(surname);
+      }
       // every name word is a person key: a conflict means no shared name word at all, so a
       // badly cut name ("Lindsay Lohan Doc") still meets "Lindsay Lohan"
       if (sp > 0) for (const part of key.split(' ')) personIdList.push(vocab.id('e:' + part));
@@ -153,12 +170,14 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     namedIds,
     rareEntityIds,
     personIds: sortedUnique(personIdList),
+    nameWordIds: sortedUnique(nameWordIdList),
     placeIds: sortedUnique(placeIdList),
     cityIds: sortedUnique(cityIdList),
     salient: Int32Array.from(salient),
     what,
     whatNorm,
     themeIds,
+    kinds,
     time: Number.isFinite(t) ? t : fallbackTime,
   };
 }

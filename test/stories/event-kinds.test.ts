@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { kindOf, kindsAgree } from '../../src/actors/stories/event-kinds.js';
+import { tokenize } from '../../src/actors/enrich/text.js';
+
+const kinds = (text: string): number => tokenize(text).reduce((m, t) => m | kindOf(t), 0);
+
+describe('kinds of happening', () => {
+  it.each<[string, string, boolean]>([
+    ['a ferry capsizing in Houston', 'a building collapse in Houston', false],
+    ['bus crash kills 12', 'train derailment kills 12', false],
+    ['magnitude 6 earthquake', 'floods after days of rain', true], // a quake brings floods
+    ['strong quake rattles Lima', 'buildings collapsed across Lima', true],
+    ['wildfire nears Madrid', 'blaze forces thousands to flee', true],
+    ['storm capsizes ferry', 'ferry sank in the storm', true],
+    ['explosion at chemical plant', 'earthquake strikes', false],
+    ['ministers agree budget', 'a building collapse', true], // one names no kind: no disagreement
+    ['', '', true],
+  ])('%s / %s agree: %s', (a, b, agree) => {
+    expect(kindsAgree(kinds(a), kinds(b))).toBe(agree);
+    expect(kindsAgree(kinds(b), kinds(a))).toBe(agree);
+  });
+});
