@@ -23,7 +23,7 @@ async function run(lines: string[]): Promise<LineResult[]> {
   return out;
 }
 
-const KEYS = ['id', 'url', 'duplicate_of', 'story_id', 'category', 'secondary_category', 'region', 'language', 'entities', 'simhash'];
+const KEYS = ['id', 'url', 'duplicate_of', 'story_id', 'category', 'region', 'language', 'entities', 'simhash'];
 
 describe('process pipeline', () => {
   it('prints one result per input line, in input order, with the contract shape', async () => {
