@@ -312,5 +312,28 @@ describe('fast paths equal their plain forms', () => {
       expect(personalOrder(pool, p)).toEqual(want);
     }
   });
+
+  it('personalPages (diversity on per-position numbers) equals diversify() over personalOrder', async () => {
+    const { diversify } = await import('../../src/api/diversity.js');
+    const r = seeded(23);
+    for (let t = 0; t < 300; t++) {
+      const n = 1 + Math.floor(r() * 300);
+      const pubs = 1 + Math.floor(r() * 25);
+      const list = Array.from({ length: n }, (_, i) => story(`s${i}`, `p${Math.floor(r() * pubs)}`, CATS[Math.floor(r() * CATS.length)]!, Math.floor(r() * 5000)));
+      // some stories without a category
+      for (const s of list) if (r() < 0.05) s.item.category = null;
+      const sigs = list.map((s) => signals(s.item.story_id, Math.floor(r() * 5000), r() < 0.3 ? [`name${Math.floor(r() * 5)}`] : [], 1 + Math.floor(r() * 9)));
+      const breaking = new Set(list.filter(() => r() < 0.03).map((s) => s.item.story_id));
+      const pool = buildPool({ id: 'p', ids: list.map((s) => s.item.story_id), stories: list, signals: sigs, authority: () => undefined, breaking, now: NOW });
+      const follow = { categories: CATS.filter(() => r() < 0.2), publishers: [`p${Math.floor(r() * pubs)}`], entities: r() < 0.5 ? ['name1'] : [] };
+      const hide = { publishers: r() < 0.3 ? [`p${Math.floor(r() * pubs)}`].filter((p) => !follow.publishers.includes(p)) : [] };
+      const p = r() < 0.1 ? null : compileProfile('r', { follow, hide, history: [], history_size: 0 });
+      const rules = { pageSize: 1 + Math.floor(r() * 30), maxPerPublisher: 1 + Math.floor(r() * 3), minCategories: Math.floor(r() * 4), diversePages: Math.floor(r() * 5) };
+      const order = personalOrder(pool, p);
+      const headN = Math.min(order.length, rules.pageSize * (rules.diversePages + 1));
+      const head = diversify(order.slice(0, headN).map((at) => pool.candidates[at]!), { ...rules, maxPages: rules.diversePages }).map((c) => c.at);
+      expect(personalPages(pool, p, rules)).toEqual([...head, ...order.slice(headN)]);
+    }
+  });
 });
 const CATS = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'];
