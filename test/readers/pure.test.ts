@@ -43,6 +43,13 @@ describe('reader identity', () => {
     expect(readerIdOf('a'.repeat(22))).not.toBe(readerIdOf('b'.repeat(22)));
     expect(readerIdOf('a'.repeat(22))).toMatch(/^r_[A-Za-z0-9_-]{22}$/);
   });
+  it('the id is SHA-256 of "newsagg-reader\\0" + token (ids are stored: the derivation must never change)', async () => {
+    const { createHash } = await import('node:crypto');
+    for (const token of ['a'.repeat(22), 'bench-reader-7-0123456789abcdef', 'X'.repeat(256), 'tok.en~+/=-_0123456789']) {
+      expect(readerIdOf(token)).toBe(`r_${createHash('sha256').update('newsagg-reader\0').update(token).digest('base64url').slice(0, 22)}`);
+    }
+    expect(readerIdOf('bench-reader-0-0123456789abcdef')).toBe('r_' + createHash('sha256').update('newsagg-reader\0bench-reader-0-0123456789abcdef').digest('base64url').slice(0, 22));
+  });
   it.each([
     ['newsagg_reader=abc', 'abc'],
     ['x=1; newsagg_reader=abc; y=2', 'abc'],

@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 import type { Request } from '../reply.js';
 
 /**
@@ -24,7 +24,8 @@ export interface Reader {
 
 /** The reader id of a token. */
 export function readerIdOf(token: string): string {
-  return `r_${createHash('sha256').update('newsagg-reader\0').update(token).digest('base64url').slice(0, 22)}`;
+  // one-shot hash (no Hash object per request): SHA-256 of 'newsagg-reader\0' + token, as before
+  return `r_${hash('sha256', `newsagg-reader\0${token}`, 'base64url').slice(0, 22)}`;
 }
 
 /** The reader a request names (bearer token first, then the cookie), or null. */
