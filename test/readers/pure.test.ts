@@ -5,7 +5,8 @@ import type { StorySignals } from '../../src/actors/store/stories.js';
 import { normalizeAddress, TrustedProxies } from '../../src/api/client-address.js';
 import { buildPool, coverage, logFreshness } from '../../src/api/personal/pool.js';
 import { personalOrder, personalPages } from '../../src/api/personal/rank.js';
-import { cookieValue, readerIdOf } from '../../src/api/readers/identity.js';
+import { cookieValue, readerIdOf, readerOf } from '../../src/api/readers/identity.js';
+import type { Request } from '../../src/api/reply.js';
 import { MAX_ENTRIES, MAX_PER_LIST, parseInterests } from '../../src/api/readers/interests.js';
 import { compileProfile, placeKeys } from '../../src/api/readers/profile.js';
 import { decayedOne, DEFAULT_TRENDING, topByRegion, trendScores } from '../../src/api/trending/score.js';
@@ -42,6 +43,16 @@ describe('reader identity', () => {
     expect(readerIdOf('a'.repeat(22))).toBe(readerIdOf('a'.repeat(22)));
     expect(readerIdOf('a'.repeat(22))).not.toBe(readerIdOf('b'.repeat(22)));
     expect(readerIdOf('a'.repeat(22))).toMatch(/^r_[A-Za-z0-9_-]{22}$/);
+  });
+  it('reads the bearer token in any spelling the Authorization grammar allows, and nothing else', () => {
+    const req = (authorization?: string, cookie?: string) => ({ header: (n: string) => (n === 'authorization' ? authorization : n === 'cookie' ? cookie : undefined) }) as unknown as Request;
+    const tok = 'client-token-0123456789abcdef';
+    for (const auth of [`Bearer ${tok}`, `bearer ${tok}`, `BEARER   ${tok}`, `Bearer ${tok}  `, `Bearer\t${tok}`]) expect(readerOf(req(auth))).toEqual({ id: readerIdOf(tok), from: 'token' });
+    // not a token: the cookie decides (or nobody)
+    for (const auth of [`Bearer ${tok} extra`, `Bearer short`, `Basic ${tok}`, `Bearer ${tok};x`, `Bearer`, `Bearer `]) {
+      expect(readerOf(req(auth))).toBeNull();
+      expect(readerOf(req(auth, `newsagg_reader=${'c'.repeat(22)}`))).toEqual({ id: readerIdOf('c'.repeat(22)), from: 'cookie' });
+    }
   });
   it('the id is SHA-256 of "newsagg-reader\\0" + token (ids are stored: the derivation must never change)', async () => {
     const { createHash } = await import('node:crypto');

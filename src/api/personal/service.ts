@@ -78,8 +78,13 @@ export class PersonalFeed {
     this.ttl = o.poolTtlMs ?? 5_000;
   }
 
-  /** The reader's page; synchronous when the pool is in memory. Throws InvalidCursorError. */
-  page(profile: Profile, q: FeedQuery): PersonalPage | Promise<PersonalPage> {
+  /**
+   * The reader's page; synchronous when the pool is in memory. Throws InvalidCursorError.
+   * `writtenAtOnce`: the caller writes a synchronously returned body before anything else runs
+   * on the thread (a reply from the socket's own callback), so the body may live in a buffer the
+   * next page reuses: no allocation per page. Pages returned in a promise always own their body.
+   */
+  page(profile: Profile, q: FeedQuery, writtenAtOnce = false): PersonalPage | Promise<PersonalPage> {
     const scope = `me:${q.region}:${q.category}:${profile.id}`;
     if (q.cursor !== null) {
       const text = this.o.codec.decodeText(scope, q.cursor);
@@ -87,15 +92,15 @@ export class PersonalFeed {
       const poolId = text.slice(0, POOL_ID_LENGTH);
       const order = decodeOrder(text.slice(POOL_ID_LENGTH));
       const pool = this.byId.get(poolId);
-      if (pool !== undefined) return this.render(pool, profile, q, scope, order, order.length, false);
+      if (pool !== undefined) return this.render(pool, profile, q, scope, order, order.length, false, writtenAtOnce);
       return this.poolById(poolId, q).then((p) => {
         if (p === null) throw new InvalidCursorError('expired');
-        return this.render(p, profile, q, scope, order, order.length, false);
+        return this.render(p, profile, q, scope, order, order.length, false, false);
       });
     }
     const pool = this.pool(q.region, q.category);
-    if (pool instanceof Promise) return pool.then((p) => this.first(p, profile, q, scope));
-    return this.first(pool, profile, q, scope);
+    if (pool instanceof Promise) return pool.then((p) => this.first(p, profile, q, scope, false));
+    return this.first(pool, profile, q, scope, writtenAtOnce);
   }
 
   /** The edition's pool: the one in memory (rebuilt in the background once stale), else built now. */
@@ -125,18 +130,21 @@ export class PersonalFeed {
     return entry.pool;
   }
 
-  private first(pool: Pool, profile: Profile, q: FeedQuery, scope: string): PersonalPage {
+  private first(pool: Pool, profile: Profile, q: FeedQuery, scope: string, transient: boolean): PersonalPage {
     const n = personalPagesInto(pool, profile, {
       pageSize: q.limit,
       maxPerPublisher: this.o.maxPerPublisher ?? 3,
       minCategories: q.category === 'top' ? (this.o.minCategoriesOnTop ?? 3) : 0,
       diversePages: DIVERSE_PAGES,
     }, ORDER);
-    return this.render(pool, profile, q, scope, ORDER, n, true);
+    return this.render(pool, profile, q, scope, ORDER, n, true, transient);
   }
 
-  /** The page of order[0, n): its first q.limit candidates (pre-encoded items, copied), and a cursor for the rest. */
-  private render(pool: Pool, profile: Profile, q: FeedQuery, scope: string, order: Uint16Array, n: number, first: boolean): PersonalPage {
+  /**
+   * The page of order[0, n): its first q.limit candidates (pre-encoded items, copied), and a
+   * cursor for the rest; `transient`: in the shared body buffer (see page()).
+   */
+  private render(pool: Pool, profile: Profile, q: FeedQuery, scope: string, order: Uint16Array, n: number, first: boolean, transient: boolean): PersonalPage {
     const hidden = first ? null : hiddenIn(pool, profile);
     const items = ITEMS;
     let count = 0;
@@ -153,7 +161,7 @@ export class PersonalFeed {
     const next = i < n ? this.o.codec.encodeText(scope, pool.id + encodeOrder(order, i, n)) : null;
     if (next !== null) size += CLOSE_CURSOR.length + next.length + CLOSE.length;
     // one allocation, the pre-encoded items copied in: `{"items":[...],"next_cursor":...}`
-    const body = Buffer.allocUnsafe(size);
+    const body = transient ? sharedBody(size) : Buffer.allocUnsafe(size);
     let at = OPEN.copy(body, 0);
     for (let k = 0; k < count; k++) {
       if (k > 0) body[at++] = 0x2c; // ,
@@ -206,6 +214,13 @@ export class PersonalFeed {
     }
     return p;
   }
+}
+
+/** the body buffer transient pages share (grown when a page needs more) */
+let shared = Buffer.allocUnsafe(64 * 1024);
+function sharedBody(size: number): Buffer {
+  if (shared.length < size) shared = Buffer.allocUnsafe(Math.max(size, shared.length * 2));
+  return shared.subarray(0, size);
 }
 
 /** Positions a reader hides now (later pages leave out what was hidden since the first). */

@@ -32,6 +32,11 @@ export function readerIdOf(token: string): string {
 export function readerOf(req: Request): Reader | null {
   const auth = req.header('authorization');
   if (auth !== undefined) {
+    // the common form first, without a match object: 'Bearer <token>' (a token has no spaces)
+    if (auth.startsWith('Bearer ')) {
+      const t = auth.slice(7);
+      if (TOKEN.test(t)) return { id: readerIdOf(t), from: 'token' };
+    }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (m && TOKEN.test(m[1]!)) return { id: readerIdOf(m[1]!), from: 'token' };
   }
