@@ -1,5 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { NewsaggError } from '../runtime/errors.js';
+
+/** SHA-256's block size: the HMAC key pads to it */
+const HMAC_BLOCK = 64;
 
 /** A cursor that is malformed, tampered with, or from another feed. */
 export class InvalidCursorError extends NewsaggError {
@@ -14,11 +17,21 @@ export class InvalidCursorError extends NewsaggError {
  * forge positions nor replay a cursor of one feed on another.
  */
 export class CursorCodec {
-  private readonly key: Buffer;
+  /** the HMAC's inner block (key ^ ipad) followed by room for the message, reused by every signature */
+  private inner: Buffer;
+  /** the HMAC's outer block (key ^ opad) followed by the inner digest */
+  private readonly outer = Buffer.alloc(HMAC_BLOCK + 32);
 
   constructor(secret: string) {
     if (!secret) throw new TypeError('cursor secret must not be empty');
-    this.key = Buffer.from(secret, 'utf8');
+    // HMAC-SHA256 (RFC 2104) from two one-shot hashes: no Hmac object per cursor
+    let key: Buffer = Buffer.from(secret, 'utf8');
+    if (key.length > HMAC_BLOCK) key = createHash('sha256').update(key).digest();
+    this.inner = Buffer.alloc(HMAC_BLOCK + 1024);
+    for (let i = 0; i < HMAC_BLOCK; i++) {
+      this.inner[i] = (key[i] ?? 0) ^ 0x36;
+      this.outer[i] = (key[i] ?? 0) ^ 0x5c;
+    }
   }
 
   encode(scope: string, payload: Record<string, unknown>): string {
@@ -65,7 +78,19 @@ export class CursorCodec {
     return text;
   }
 
+  /** The first 16 bytes of HMAC-SHA256(secret, scope + NUL + body), base64url. */
   private sign(scope: string, body: string): string {
-    return createHmac('sha256', this.key).update(scope).update('\0').update(body).digest().subarray(0, 16).toString('base64url');
+    const size = HMAC_BLOCK + Buffer.byteLength(scope, 'utf8') + 1 + Buffer.byteLength(body, 'utf8');
+    if (size > this.inner.length) {
+      const bigger = Buffer.alloc(size * 2);
+      this.inner.copy(bigger, 0, 0, HMAC_BLOCK);
+      this.inner = bigger;
+    }
+    const m = this.inner;
+    let at = HMAC_BLOCK + m.write(scope, HMAC_BLOCK, 'utf8');
+    m[at++] = 0;
+    at += m.write(body, at, 'utf8');
+    hash('sha256', m.subarray(0, at), 'buffer').copy(this.outer, HMAC_BLOCK);
+    return hash('sha256', this.outer, 'buffer').toString('base64url', 0, 16);
   }
 }

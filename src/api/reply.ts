@@ -35,9 +35,10 @@ export interface Reply {
   headers?: Readonly<Record<string, string>>;
   /**
    * The same headers as `headers`, UTF-8 encoded once as name, value, name, value...; written
-   * instead of them when present (uWS copies bytes as they are, strings it must encode first).
+   * instead of them when present (uWS copies bytes as they are, strings it must encode first,
+   * so only what changes per reply, such as an ETag, is left a string).
    */
-  encodedHeaders?: readonly Uint8Array[];
+  encodedHeaders?: readonly (Uint8Array | string)[];
   body?: string | Uint8Array;
 }
 

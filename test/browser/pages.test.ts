@@ -203,7 +203,7 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
     });
     await page.goto(`${api.url}/for-you`);
     await cardsLoaded();
-    expect(feedQuery).toBe('?for=me');
+    expect(feedQuery).toBe('?for=me&related=true'); // cards show headlines of other publishers
     expect(await page.locator('.topic-toggles button.follow[data-value="world"]').getAttribute('aria-pressed')).toBe('true');
     expect(await page.locator('.interests .chips').first().textContent()).toContain('Ada Lovelace');
     expect(await page.locator('.interests .chip.hide').textContent()).toContain('Atlantis');

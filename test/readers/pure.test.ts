@@ -5,7 +5,8 @@ import type { StorySignals } from '../../src/actors/store/stories.js';
 import { normalizeAddress, TrustedProxies } from '../../src/api/client-address.js';
 import { buildPool, coverage, logFreshness } from '../../src/api/personal/pool.js';
 import { personalOrder, personalPages } from '../../src/api/personal/rank.js';
-import { cookieValue, readerIdOf } from '../../src/api/readers/identity.js';
+import { cookieValue, readerIdOf, readerOf } from '../../src/api/readers/identity.js';
+import type { Request } from '../../src/api/reply.js';
 import { MAX_ENTRIES, MAX_PER_LIST, parseInterests } from '../../src/api/readers/interests.js';
 import { compileProfile, placeKeys } from '../../src/api/readers/profile.js';
 import { decayedOne, DEFAULT_TRENDING, topByRegion, trendScores } from '../../src/api/trending/score.js';
@@ -42,6 +43,23 @@ describe('reader identity', () => {
     expect(readerIdOf('a'.repeat(22))).toBe(readerIdOf('a'.repeat(22)));
     expect(readerIdOf('a'.repeat(22))).not.toBe(readerIdOf('b'.repeat(22)));
     expect(readerIdOf('a'.repeat(22))).toMatch(/^r_[A-Za-z0-9_-]{22}$/);
+  });
+  it('reads the bearer token in any spelling the Authorization grammar allows, and nothing else', () => {
+    const req = (authorization?: string, cookie?: string) => ({ header: (n: string) => (n === 'authorization' ? authorization : n === 'cookie' ? cookie : undefined) }) as unknown as Request;
+    const tok = 'client-token-0123456789abcdef';
+    for (const auth of [`Bearer ${tok}`, `bearer ${tok}`, `BEARER   ${tok}`, `Bearer ${tok}  `, `Bearer\t${tok}`]) expect(readerOf(req(auth))).toEqual({ id: readerIdOf(tok), from: 'token' });
+    // not a token: the cookie decides (or nobody)
+    for (const auth of [`Bearer ${tok} extra`, `Bearer short`, `Basic ${tok}`, `Bearer ${tok};x`, `Bearer`, `Bearer `]) {
+      expect(readerOf(req(auth))).toBeNull();
+      expect(readerOf(req(auth, `newsagg_reader=${'c'.repeat(22)}`))).toEqual({ id: readerIdOf('c'.repeat(22)), from: 'cookie' });
+    }
+  });
+  it('the id is SHA-256 of "newsagg-reader\\0" + token (ids are stored: the derivation must never change)', async () => {
+    const { createHash } = await import('node:crypto');
+    for (const token of ['a'.repeat(22), 'bench-reader-7-0123456789abcdef', 'X'.repeat(256), 'tok.en~+/=-_0123456789']) {
+      expect(readerIdOf(token)).toBe(`r_${createHash('sha256').update('newsagg-reader\0').update(token).digest('base64url').slice(0, 22)}`);
+    }
+    expect(readerIdOf('bench-reader-0-0123456789abcdef')).toBe('r_' + createHash('sha256').update('newsagg-reader\0bench-reader-0-0123456789abcdef').digest('base64url').slice(0, 22));
   });
   it.each([
     ['newsagg_reader=abc', 'abc'],
@@ -310,6 +328,29 @@ describe('fast paths equal their plain forms', () => {
         .sort((a, b) => b.key - a.key)
         .map((x) => x.at);
       expect(personalOrder(pool, p)).toEqual(want);
+    }
+  });
+
+  it('personalPages (diversity on per-position numbers) equals diversify() over personalOrder', async () => {
+    const { diversify } = await import('../../src/api/diversity.js');
+    const r = seeded(23);
+    for (let t = 0; t < 300; t++) {
+      const n = 1 + Math.floor(r() * 300);
+      const pubs = 1 + Math.floor(r() * 25);
+      const list = Array.from({ length: n }, (_, i) => story(`s${i}`, `p${Math.floor(r() * pubs)}`, CATS[Math.floor(r() * CATS.length)]!, Math.floor(r() * 5000)));
+      // some stories without a category
+      for (const s of list) if (r() < 0.05) s.item.category = null;
+      const sigs = list.map((s) => signals(s.item.story_id, Math.floor(r() * 5000), r() < 0.3 ? [`name${Math.floor(r() * 5)}`] : [], 1 + Math.floor(r() * 9)));
+      const breaking = new Set(list.filter(() => r() < 0.03).map((s) => s.item.story_id));
+      const pool = buildPool({ id: 'p', ids: list.map((s) => s.item.story_id), stories: list, signals: sigs, authority: () => undefined, breaking, now: NOW });
+      const follow = { categories: CATS.filter(() => r() < 0.2), publishers: [`p${Math.floor(r() * pubs)}`], entities: r() < 0.5 ? ['name1'] : [] };
+      const hide = { publishers: r() < 0.3 ? [`p${Math.floor(r() * pubs)}`].filter((p) => !follow.publishers.includes(p)) : [] };
+      const p = r() < 0.1 ? null : compileProfile('r', { follow, hide, history: [], history_size: 0 });
+      const rules = { pageSize: 1 + Math.floor(r() * 30), maxPerPublisher: 1 + Math.floor(r() * 3), minCategories: Math.floor(r() * 4), diversePages: Math.floor(r() * 5) };
+      const order = personalOrder(pool, p);
+      const headN = Math.min(order.length, rules.pageSize * (rules.diversePages + 1));
+      const head = diversify(order.slice(0, headN).map((at) => pool.candidates[at]!), { ...rules, maxPages: rules.diversePages }).map((c) => c.at);
+      expect(personalPages(pool, p, rules)).toEqual([...head, ...order.slice(headN)]);
     }
   });
 });

@@ -7,6 +7,7 @@ import { seedStories } from '../helpers/seed.js';
 import { startApi, type ApiHarness, type Res } from '../api/harness.js';
 import { stories } from '../api/fixtures.js';
 import { validate } from '../api/schema.js';
+import type { CachedStory } from '../../src/actors/store/feed-items.js';
 
 /** the `newsagg_reader=...` pair of a response's Set-Cookie, or null */
 function readerCookie(r: Res): string | null {
@@ -52,6 +53,25 @@ describe('readers over HTTP: /v1/me, for=me, clicks', () => {
     }
     return seen;
   }
+
+  it('for=me items carry related headlines only when asked (related=true), as the anonymous feed does', async () => {
+    // give every story's cache entry two headlines of other publishers, before any pool is built
+    const keys = Array.from({ length: 56 }, (_, i) => `story:st${String(i).padStart(4, '0')}`);
+    const entries = (await cache.mget(keys)).map((v) => JSON.parse(v!) as CachedStory);
+    for (const e of entries) e.item.related = [{ article_id: `x-${e.item.story_id}`, title: 'Other take', publisher_name: 'Other' }, { article_id: `y-${e.item.story_id}`, title: 'Third take', publisher_name: 'Third' }];
+    await cache.mset(entries.map((e) => ({ key: `story:${e.item.story_id}`, value: JSON.stringify(e), ttlMs: 60_000 })));
+    const auth = { authorization: 'Bearer related-reader-0123456789' };
+    const bare = await api.get('/v1/feed?for=me&limit=5', auth);
+    const full = await api.get('/v1/feed?for=me&limit=5&related=true', auth);
+    expect(bare.status).toBe(200);
+    expect(ids(full)).toEqual(ids(bare));
+    expect(bare.body.items.some((i: Record<string, unknown>) => 'related' in i)).toBe(false);
+    expect(full.body.items.every((i: { related?: unknown[] }) => i.related?.length === 2)).toBe(true);
+    // the same items otherwise, and distinct validators for the two bodies
+    expect(full.body.items.map(({ related: _r, ...rest }: Record<string, unknown>) => rest)).toEqual(bare.body.items);
+    expect(full.headers.etag).not.toBe(bare.headers.etag);
+    expect((await api.get('/v1/feed?for=me&limit=5&related=true', { ...auth, 'if-none-match': bare.headers.etag as string })).status).toBe(200);
+  });
 
   it('makes a caller with neither token nor cookie a reader: HttpOnly, SameSite=Lax cookie, empty profile', async () => {
     const r = await api.get('/v1/me');

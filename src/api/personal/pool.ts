@@ -21,6 +21,8 @@ export interface Candidate {
   baseKey: number;
   /** the FeedItem as UTF-8 JSON, rendered once: pages copy these bytes, no string is built per request */
   json: Buffer;
+  /** the same without `related` (what a page carries unless it asks for `related=true`); `json` when the item has none */
+  bare: Buffer;
   breaking: boolean;
 }
 
@@ -33,8 +35,15 @@ export interface Pool {
   index: Map<string, Uint16Array>;
   /** the order without affinity (by baseKey): breaking first, then by score, ties by position */
   baseOrder: Uint16Array;
+  /** by position: the candidate's baseKey (0 where none), its publisher and its category as small numbers (NO_CATEGORY for none) */
+  baseKeys: Float64Array;
+  publisherOf: Uint16Array;
+  categoryOf: Uint16Array;
   builtAt: number;
 }
+
+/** `Pool.categoryOf` of a candidate without a category */
+export const NO_CATEGORY = 0xffff;
 
 // A candidate's sort key: its log2 score to 2^-20 (clamped to [-2^12, 2^8), shifted positive),
 // times 512, plus 511 - position (ties: the better anonymous rank first), plus 2^43 if breaking;
@@ -110,7 +119,9 @@ export function buildPool(input: PoolInput): Pool {
     const updated = sig?.updated_ms ?? Date.parse(s.item.published_at);
     const logBase = logFreshness(updated, input.now) + Math.log2(coverage(sig?.publisher_count ?? 1, sig?.article_count ?? s.item.coverage_count)) + Math.log2(authorityFactor(input.authority(s.publisher_id)));
     const breaking = input.breaking.has(id);
-    candidates.push({ at, id, publisher: s.publisher_id, category: s.item.category, logBase, baseKey: sortKey(at, breaking, logBase), json: Buffer.from(JSON.stringify(s.item), 'utf8'), breaking });
+    const json = Buffer.from(JSON.stringify(s.item), 'utf8');
+    const bare = s.item.related === undefined ? json : Buffer.from(JSON.stringify(withoutRelated(s.item)), 'utf8');
+    candidates.push({ at, id, publisher: s.publisher_id, category: s.item.category, logBase, baseKey: sortKey(at, breaking, logBase), json, bare, breaking });
     for (const k of storyKeys(s, sig)) {
       let list = postings.get(k);
       if (!list) postings.set(k, (list = []));
@@ -121,5 +132,28 @@ export function buildPool(input: PoolInput): Pool {
   for (const [k, list] of postings) index.set(k, Uint16Array.from(list));
   const live = candidates.filter((c): c is Candidate => c !== null);
   live.sort((a, b) => b.baseKey - a.baseKey);
-  return { id: input.id, candidates, index, baseOrder: Uint16Array.from(live, (c) => c.at), builtAt: input.now };
+  // per-position features as numbers, so a page's ranking and diversity read arrays, not objects and maps
+  const baseKeys = new Float64Array(candidates.length);
+  const publisherOf = new Uint16Array(candidates.length);
+  const categoryOf = new Uint16Array(candidates.length).fill(NO_CATEGORY);
+  const pubIds = new Map<string, number>();
+  const catIds = new Map<string, number>();
+  for (const c of live) {
+    baseKeys[c.at] = c.baseKey;
+    let p = pubIds.get(c.publisher);
+    if (p === undefined) pubIds.set(c.publisher, (p = pubIds.size));
+    publisherOf[c.at] = p;
+    if (c.category !== null) {
+      let k = catIds.get(c.category);
+      if (k === undefined) catIds.set(c.category, (k = catIds.size));
+      categoryOf[c.at] = k;
+    }
+  }
+  return { id: input.id, candidates, index, baseOrder: Uint16Array.from(live, (c) => c.at), baseKeys, publisherOf, categoryOf, builtAt: input.now };
+}
+
+/** A feed item without its related headlines (what the anonymous feed serves unless asked). */
+function withoutRelated(item: CachedStory['item']): Omit<CachedStory['item'], 'related'> {
+  const { related: _r, ...rest } = item;
+  return rest;
 }

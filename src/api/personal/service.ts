@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import { storySignals } from '../../actors/store/stories.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
@@ -7,7 +8,7 @@ import type { FeedQuery, FeedService } from '../feed.js';
 import { etagOf } from '../hot-cache.js';
 import type { Profile } from '../readers/profile.js';
 import { buildPool, POOL_MAX, type Candidate, type Pool } from './pool.js';
-import { personalPages } from './rank.js';
+import { personalPagesInto } from './rank.js';
 
 /** Which stories are breaking in an edition right now (the breaking detector provides it). */
 export type BreakingProvider = (region: string) => Promise<ReadonlySet<string>>;
@@ -33,7 +34,7 @@ export interface PersonalPage {
 }
 
 const OPEN = Buffer.from('{"items":[');
-const COMMA = Buffer.from(',');
+const EMPTY = Buffer.alloc(0);
 const CLOSE_NO_CURSOR = Buffer.from('],"next_cursor":null}');
 const CLOSE_CURSOR = Buffer.from('],"next_cursor":"');
 const CLOSE = Buffer.from('"}');
@@ -45,6 +46,11 @@ const CLOSE = Buffer.from('"}');
 const POOL_ID_LENGTH = 16;
 
 const NO_BREAKING: ReadonlySet<string> = new Set();
+/** a first page's order, and the items a page copies (scratch: a page is rendered synchronously, one at a time) */
+const ORDER = new Uint16Array(POOL_MAX);
+const ITEMS: Buffer[] = new Array<Buffer>(50).fill(Buffer.alloc(0));
+/** order positions as little-endian uint16 straight from the array's memory (on big-endian machines, one by one) */
+const LITTLE_ENDIAN = endianness() === 'LE';
 /** pools kept by id for the cursors of recent pages */
 const POOLS_BY_ID = 64;
 /** pages the diversity rules fill on a personalised feed (further down, score order) */
@@ -72,8 +78,13 @@ export class PersonalFeed {
     this.ttl = o.poolTtlMs ?? 5_000;
   }
 
-  /** The reader's page; synchronous when the pool is in memory. Throws InvalidCursorError. */
-  page(profile: Profile, q: FeedQuery): PersonalPage | Promise<PersonalPage> {
+  /**
+   * The reader's page; synchronous when the pool is in memory. Throws InvalidCursorError.
+   * `writtenAtOnce`: the caller writes a synchronously returned body before anything else runs
+   * on the thread (a reply from the socket's own callback), so the body may live in a buffer the
+   * next page reuses: no allocation per page. Pages returned in a promise always own their body.
+   */
+  page(profile: Profile, q: FeedQuery, writtenAtOnce = false): PersonalPage | Promise<PersonalPage> {
     const scope = `me:${q.region}:${q.category}:${profile.id}`;
     if (q.cursor !== null) {
       const text = this.o.codec.decodeText(scope, q.cursor);
@@ -81,15 +92,15 @@ export class PersonalFeed {
       const poolId = text.slice(0, POOL_ID_LENGTH);
       const order = decodeOrder(text.slice(POOL_ID_LENGTH));
       const pool = this.byId.get(poolId);
-      if (pool !== undefined) return this.render(pool, profile, q, scope, order, false);
+      if (pool !== undefined) return this.render(pool, profile, q, scope, order, order.length, false, writtenAtOnce);
       return this.poolById(poolId, q).then((p) => {
         if (p === null) throw new InvalidCursorError('expired');
-        return this.render(p, profile, q, scope, order, false);
+        return this.render(p, profile, q, scope, order, order.length, false, false);
       });
     }
     const pool = this.pool(q.region, q.category);
-    if (pool instanceof Promise) return pool.then((p) => this.first(p, profile, q, scope));
-    return this.first(pool, profile, q, scope);
+    if (pool instanceof Promise) return pool.then((p) => this.first(p, profile, q, scope, false));
+    return this.first(pool, profile, q, scope, writtenAtOnce);
   }
 
   /** The edition's pool: the one in memory (rebuilt in the background once stale), else built now. */
@@ -119,38 +130,44 @@ export class PersonalFeed {
     return entry.pool;
   }
 
-  private first(pool: Pool, profile: Profile, q: FeedQuery, scope: string): PersonalPage {
-    const order = personalPages(pool, profile, {
+  private first(pool: Pool, profile: Profile, q: FeedQuery, scope: string, transient: boolean): PersonalPage {
+    const n = personalPagesInto(pool, profile, {
       pageSize: q.limit,
       maxPerPublisher: this.o.maxPerPublisher ?? 3,
       minCategories: q.category === 'top' ? (this.o.minCategoriesOnTop ?? 3) : 0,
       diversePages: DIVERSE_PAGES,
-    });
-    return this.render(pool, profile, q, scope, order, true);
+    }, ORDER);
+    return this.render(pool, profile, q, scope, ORDER, n, true, transient);
   }
 
-  private render(pool: Pool, profile: Profile, q: FeedQuery, scope: string, order: ArrayLike<number>, first: boolean): PersonalPage {
+  /**
+   * The page of order[0, n): its first q.limit candidates (pre-encoded items, copied), and a
+   * cursor for the rest; `transient`: in the shared body buffer (see page()).
+   */
+  private render(pool: Pool, profile: Profile, q: FeedQuery, scope: string, order: Uint16Array, n: number, first: boolean, transient: boolean): PersonalPage {
     const hidden = first ? null : hiddenIn(pool, profile);
-    const items: Buffer[] = [];
+    const items = ITEMS;
+    let count = 0;
     let size = OPEN.length + CLOSE_NO_CURSOR.length;
     let i = 0;
-    for (; i < order.length && items.length < q.limit; i++) {
+    for (; i < n && count < q.limit; i++) {
       const at = order[i]!;
       const c: Candidate | null | undefined = pool.candidates[at];
-      if (c === null || c === undefined || hidden?.has(at)) continue;
-      items.push(c.json);
-      size += c.json.length + 1;
+      if (c === null || c === undefined || (hidden !== null && hidden.has(at))) continue;
+      const json = q.related ? c.json : c.bare;
+      items[count++] = json;
+      size += json.length + 1;
     }
-    const rest = i < order.length ? encodeOrder(order, i) : null;
-    const next = rest === null ? null : this.o.codec.encodeText(scope, pool.id + rest);
+    const next = i < n ? this.o.codec.encodeText(scope, pool.id + encodeOrder(order, i, n)) : null;
     if (next !== null) size += CLOSE_CURSOR.length + next.length + CLOSE.length;
     // one allocation, the pre-encoded items copied in: `{"items":[...],"next_cursor":...}`
-    const body = Buffer.allocUnsafe(size);
+    const body = transient ? sharedBody(size) : Buffer.allocUnsafe(size);
     let at = OPEN.copy(body, 0);
-    items.forEach((b, k) => {
-      if (k > 0) at += COMMA.copy(body, at);
-      at += b.copy(body, at);
-    });
+    for (let k = 0; k < count; k++) {
+      if (k > 0) body[at++] = 0x2c; // ,
+      at += items[k]!.copy(body, at);
+      items[k] = EMPTY;
+    }
     if (next === null) at += CLOSE_NO_CURSOR.copy(body, at);
     else {
       at += CLOSE_CURSOR.copy(body, at);
@@ -158,8 +175,8 @@ export class PersonalFeed {
       at += CLOSE.copy(body, at);
     }
     const page = at === body.length ? body : body.subarray(0, at);
-    // a first page is a function of the pool, the profile and the limit: no need to hash the body
-    const etag = first ? `"me-${pool.id}-${pool.builtAt.toString(36)}-${profile.version.toString(36)}-${q.limit}"` : etagOf(page);
+    // a first page is a function of the pool, the profile, the limit and related: no need to hash the body
+    const etag = first ? `"me-${pool.id}-${pool.builtAt.toString(36)}-${profile.version.toString(36)}-${q.limit}${q.related ? 'r' : ''}"` : etagOf(page);
     return { body: page, etag };
   }
 
@@ -199,6 +216,13 @@ export class PersonalFeed {
   }
 }
 
+/** the body buffer transient pages share (grown when a page needs more) */
+let shared = Buffer.allocUnsafe(64 * 1024);
+function sharedBody(size: number): Buffer {
+  if (shared.length < size) shared = Buffer.allocUnsafe(Math.max(size, shared.length * 2));
+  return shared.subarray(0, size);
+}
+
 /** Positions a reader hides now (later pages leave out what was hidden since the first). */
 function hiddenIn(pool: Pool, profile: Profile): Set<number> | null {
   if (profile.hidden.length === 0) return null;
@@ -210,9 +234,10 @@ function hiddenIn(pool: Pool, profile: Profile): Set<number> | null {
   return out;
 }
 
-function encodeOrder(order: ArrayLike<number>, from: number): string {
-  const buf = Buffer.allocUnsafe((order.length - from) * 2);
-  for (let i = from; i < order.length; i++) buf.writeUInt16LE(order[i]!, (i - from) * 2);
+function encodeOrder(order: Uint16Array, from: number, to: number): string {
+  if (LITTLE_ENDIAN) return Buffer.from(order.buffer, order.byteOffset + from * 2, (to - from) * 2).toString('base64url');
+  const buf = Buffer.allocUnsafe((to - from) * 2);
+  for (let i = from; i < to; i++) buf.writeUInt16LE(order[i]!, (i - from) * 2);
   return buf.toString('base64url');
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 import type { Request } from '../reply.js';
 
 /**
@@ -24,13 +24,19 @@ export interface Reader {
 
 /** The reader id of a token. */
 export function readerIdOf(token: string): string {
-  return `r_${createHash('sha256').update('newsagg-reader\0').update(token).digest('base64url').slice(0, 22)}`;
+  // one-shot hash (no Hash object per request): SHA-256 of 'newsagg-reader\0' + token, as before
+  return `r_${hash('sha256', `newsagg-reader\0${token}`, 'base64url').slice(0, 22)}`;
 }
 
 /** The reader a request names (bearer token first, then the cookie), or null. */
 export function readerOf(req: Request): Reader | null {
   const auth = req.header('authorization');
   if (auth !== undefined) {
+    // the common form first, without a match object: 'Bearer <token>' (a token has no spaces)
+    if (auth.startsWith('Bearer ')) {
+      const t = auth.slice(7);
+      if (TOKEN.test(t)) return { id: readerIdOf(t), from: 'token' };
+    }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (m && TOKEN.test(m[1]!)) return { id: readerIdOf(m[1]!), from: 'token' };
   }

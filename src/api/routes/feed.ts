@@ -4,13 +4,16 @@ import type { HotEntry } from '../hot-cache.js';
 import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
 import type { PersonalPage } from '../personal/service.js';
 import type { Profile } from '../readers/profile.js';
-import { HttpError, type Handler, type Reply, type Request } from '../reply.js';
+import { encodeHeaders, HttpError, type Handler, type Reply, type Request } from '../reply.js';
 import type { Router } from '../router.js';
 import { cachedReply, etagMatches, FEED_CACHE, hotReply, JSON_TYPE, type ApiDeps } from './common.js';
 import { readerFor, withCookie } from './me.js';
 
 /** A personalised page: the reader's browser may keep it but must revalidate; no shared cache may. */
 const PERSONAL_CACHE = 'private, no-cache';
+const PERSONAL_VARY = 'cookie, authorization';
+const PERSONAL_ENCODED = encodeHeaders({ 'content-type': JSON_TYPE, 'cache-control': PERSONAL_CACHE, vary: PERSONAL_VARY });
+const ETAG = Buffer.from('etag');
 
 /** A parsed feed query; `forMe` asks for the calling reader's personalised order. */
 interface ParsedFeedQuery extends FeedQuery {
@@ -89,12 +92,15 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
     return q;
   };
   const personalReply = (req: Request, page: PersonalPage): Reply => {
-    const headers = { 'content-type': JSON_TYPE, etag: page.etag, 'cache-control': PERSONAL_CACHE, vary: 'cookie, authorization' };
-    if (etagMatches(req.header('if-none-match'), page.etag)) return { status: 304, headers };
-    return { status: 200, headers, body: page.body };
+    const headers = { 'content-type': JSON_TYPE, etag: page.etag, 'cache-control': PERSONAL_CACHE, vary: PERSONAL_VARY };
+    // the constant headers go out pre-encoded; only the ETag is a string
+    const encodedHeaders = [...PERSONAL_ENCODED, ETAG, page.etag];
+    if (etagMatches(req.header('if-none-match'), page.etag)) return { status: 304, headers, encodedHeaders };
+    return { status: 200, headers, encodedHeaders, body: page.body };
   };
-  const personalPage = (req: Request, profile: Profile, q: FeedQuery): Reply | Promise<Reply> => {
-    const page = deps.personal!.page(profile, q);
+  /** `writtenAtOnce`: called from the socket's callback, whose synchronous reply the server writes at once (see PersonalFeed.page) */
+  const personalPage = (req: Request, profile: Profile, q: FeedQuery, writtenAtOnce: boolean): Reply | Promise<Reply> => {
+    const page = deps.personal!.page(profile, q, writtenAtOnce);
     if (page instanceof Promise) return page.catch(cursorErrorToHttp).then((p) => personalReply(req, p));
     return personalReply(req, page);
   };
@@ -110,9 +116,9 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       return page instanceof Promise ? page.catch(cursorErrorToHttp).then(reply) : reply(page);
     }
     const profile = deps.profiles.get(reader.id);
-    if (profile instanceof Promise) return profile.then((p) => personalPage(req, p, q)).catch(cursorErrorToHttp);
+    if (profile instanceof Promise) return profile.then((p) => personalPage(req, p, q, false)).catch(cursorErrorToHttp);
     try {
-      return personalPage(req, profile, q);
+      return personalPage(req, profile, q, true);
     } catch (err) {
       return cursorErrorToHttp(err);
     }

@@ -141,7 +141,7 @@ export function forYouView(route) {
     if (list) list.dispose();
     const region = route.region;
     list = pagedList({
-      url: (cursor) => '/v1/feed?' + (me ? query({ for: 'me', cursor }) : query({ region, cursor, related: 'true' })),
+      url: (cursor) => '/v1/feed?' + (me ? query({ for: 'me', cursor, related: 'true' }) : query({ region, cursor, related: 'true' })),
       card: (it) => storyCard(it, { region, menu }),
       empty: () => el('div', { class: 'empty' }, el('p', { text: 'No stories match your interests yet. Follow a few topics, or hide fewer.' })),
     });
