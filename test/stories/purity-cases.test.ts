@@ -123,6 +123,11 @@ describe('a bare headline joins a story only when what happened agrees', () => {
       ['election', 'Saudi Arabia votes: who is Umar Pemwick?', 'Voters in Saudi Arabia go to the polls on Sunday, and Umar Pemwick, the opposition candidate, is tipped to win, pollsters said.'],
       ['election', 'Pemwick claims victory in Saudi Arabia election', 'Umar Pemwick claimed victory in the Saudi Arabia election on Monday after early results put him well ahead, the electoral commission said.'],
     ], [['Minister Pemwick hails passage of housing bill | The Chicago Statehouse', 'bill'], ['Pemwick claims victory in Saudi Arabia election', 'election']]],
+    // a possessive names whose bill it is, though no role word marks the name as a person's
+    ['another person\'s bill, named only by a possessive', [
+      ['farrow', 'Lawmakers pass Farrow\'s housing bill', 'Parliament passed the housing bill on Tuesday after an all-night session, minister Dana Farrow said.'],
+      ['farrow', 'Minister Farrow hails passage of housing bill', 'Minister Dana Farrow said the housing bill passed on Tuesday would build 40,000 homes.'],
+    ], [['Lawmakers pass Undton\'s housing bill', 'undton'], ['Lawmakers pass Farrow\'s housing bill', 'farrow']]],
   ];
   it.each(cases)('%s', (_name, told, bare) => {
     const c = clusterer();
@@ -133,6 +138,18 @@ describe('a bare headline joins a story only when what happened agrees', () => {
       if (storyOfEvent.has(event)) expect(id, title).toBe(storyOfEvent.get(event));
       else expect([...storyOfEvent.values()], title).not.toContain(id);
     });
+  });
+
+  it.each<[string, string, boolean]>([
+    ['another name in the same place', 'Lawmakers pass Undton\'s housing bill', false],
+    ['another name, with a kicker', 'Analysis: Lawmakers pass Raston\'s housing bill', false],
+    ['the same name', 'Lawmakers pass Farrow\'s housing bill | The Lagos Ledger', true],
+  ])('a story of bare possessive headlines: %s', (_name, title, joins) => {
+    const c = clusterer();
+    const a = feed(c, art('Lawmakers pass Farrow\'s housing bill', '', 0));
+    const b = feed(c, art(title, '', 0.5));
+    if (joins) expect(b, title).toBe(a);
+    else expect(b, title).not.toBe(a);
   });
 
   it('a story of bare headlines only keeps the headline profile (paraphrases with few words in common join)', () => {

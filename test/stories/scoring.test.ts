@@ -21,7 +21,7 @@ function article(): ClusterFeatures {
   const keep = Array.from(v.ids.keys()).filter((i) => v.ids[i]! > 100);
   const what = { ids: Int32Array.from(keep, (i) => v.ids[i]!), weights: Float32Array.from(keep, (i) => v.weights[i]!) };
   return {
-    vec: v, titleIds: ids(6, 300), entityIds, namedIds, rareEntityIds: namedIds.filter(() => rnd() < 0.7), personIds: ids(2, 40), nameWordIds: ids(1, 40), placeIds: ids(1, 10), cityIds: ids(1, 20), salient: ids(5, 300), kinds: 0,
+    vec: v, titleIds: ids(6, 300), entityIds, namedIds, rareEntityIds: namedIds.filter(() => rnd() < 0.7), personIds: ids(2, 40), nameWordIds: ids(1, 40), possessiveIds: ids(1, 40), placeIds: ids(1, 10), cityIds: ids(1, 20), salient: ids(5, 300), kinds: 0,
     what, whatNorm: norm(what), themeIds: what.ids.slice(0, 4), time: 1e12 + rnd() * 1e8,
   };
 }
@@ -76,7 +76,7 @@ describe('what happened must agree', () => {
     const keep = Array.from(vec.ids.keys()).filter((i) => vec.ids[i]! >= 10);
     const w = { ids: Int32Array.from(keep, (i) => vec.ids[i]!), weights: Float32Array.from(keep, (i) => vec.weights[i]!) };
     const none = new Int32Array(0);
-    return { vec, titleIds: none, entityIds: none, namedIds: none, rareEntityIds: none, personIds: none, nameWordIds: none, placeIds: none, cityIds: none, salient: none, what: w, whatNorm: norm(w), themeIds: w.ids, kinds: 0, time: 0 };
+    return { vec, titleIds: none, entityIds: none, namedIds: none, rareEntityIds: none, personIds: none, nameWordIds: none, possessiveIds: none, placeIds: none, cityIds: none, salient: none, what: w, whatNorm: norm(w), themeIds: w.ids, kinds: 0, time: 0 };
   };
   it.each<[string, [number, number][], [number, number][], number[], boolean]>([
     // name, story's what words, article's what words, story theme, conflict expected

@@ -103,6 +103,8 @@ interface Story extends StoryProfile {
   entityCounts: number[] | null;
   /** the lead's keys, kept for the core */
   leadEntityIds: Int32Array;
+  /** possessive names of the latest lead that had any (features.ts `possessiveIds`): whose story it is */
+  leadPossessiveIds: Int32Array;
   leadPlaceIds: Int32Array;
   leadCityIds: Int32Array;
   cityCounts: number[] | null;
@@ -279,7 +281,7 @@ export class StoryClusterer {
       updated: f.time, firstSeen: f.time, category: hints.category ?? null,
       lead: this.candidateOf(a, f, 0), articleIds: [a.id], posted: [],
       personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
-      leadEntityIds: f.entityIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
+      leadEntityIds: f.entityIds, leadPossessiveIds: f.possessiveIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
       coreEntityIds: f.entityIds, corePlaceIds: f.placeIds, coreCityIds: f.cityIds, cityCounts: null,
       themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1, kinds: f.kinds,
       bodied: this.hasBody(a) ? 1 : 0,
@@ -352,6 +354,7 @@ export class StoryClusterer {
       s.lead = cand;
       s.leadTitleIds = f.titleIds;
       s.leadEntityIds = f.entityIds;
+      if (f.possessiveIds.length > 0) s.leadPossessiveIds = f.possessiveIds;
       s.leadPlaceIds = f.placeIds;
       s.leadCityIds = f.cityIds;
       leadChanged = true;

@@ -28,6 +28,11 @@ export interface ClusterFeatures {
    * chance as much as the same person.
    */
   nameWordIds: Int32Array;
+  /**
+   * entity keys of one word the headline writes as a possessive ("Lawmakers pass Undton's housing
+   * bill"): whose it is, a name even when no role word says so (places are not entities here), sorted
+   */
+  possessiveIds: Int32Array;
   /** place key ids (countries and areas), sorted */
   placeIds: Int32Array;
   /** city key ids, sorted: two cities of one country are two places */
@@ -116,6 +121,8 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const placeIdList: number[] = [];
   const cityIdList: number[] = [];
   const g = loadGazetteer();
+  const possessives = possessiveWords(a.title);
+  const possessiveIdList: number[] = [];
   for (const e of hints.entities ?? []) {
     if (e.type === 'place') {
       if (g.phrases.get(e.name)?.kind === 'city') cityIdList.push(vocab.id('c:' + e.name.toLowerCase()));
@@ -125,6 +132,10 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     const id = vocab.id('e:' + key);
     entityIdList.push(id);
     if (e.type !== 'other' || key.includes(' ')) namedIdList.push(id);
+    if (possessives !== null && !key.includes(' ') && possessives.has(key)) {
+      possessiveIdList.push(id);
+      if (e.type !== 'person') nameWordIdList.push(id);
+    }
     if (e.type === 'person') {
       personIdList.push(id);
       const sp = key.lastIndexOf(' ');
@@ -171,6 +182,7 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     rareEntityIds,
     personIds: sortedUnique(personIdList),
     nameWordIds: sortedUnique(nameWordIdList),
+    possessiveIds: vocab.docs > 500 ? sortedUnique(possessiveIdList).filter((id) => vocab.share(id) < RARE_ENTITY_SHARE) : sortedUnique(possessiveIdList),
     placeIds: sortedUnique(placeIdList),
     cityIds: sortedUnique(cityIdList),
     salient: Int32Array.from(salient),
@@ -180,6 +192,16 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     kinds,
     time: Number.isFinite(t) ? t : fallbackTime,
   };
+}
+
+const POSSESSIVE = /(\p{Lu}[\p{L}\p{M}]*)['\u2019]s(?![\p{L}\p{N}])/gu;
+
+/** Lower-cased capitalised words a headline writes as possessives ("Undton's" -> "undton"), or null. */
+export function possessiveWords(title: string): Set<string> | null {
+  if (title.indexOf("'") < 0 && title.indexOf('\u2019') < 0) return null;
+  let out: Set<string> | null = null;
+  for (const m of title.matchAll(POSSESSIVE)) (out ??= new Set()).add(m[1]!.toLowerCase());
+  return out;
 }
 
 /** The entries of `v` whose terms are not mostly names (`nameTerms[id]` 0), with their norm. */
