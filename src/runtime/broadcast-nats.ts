@@ -1,9 +1,9 @@
-import { decode, encode } from '@msgpack/msgpack';
+import { encode } from '@msgpack/msgpack';
 import { ErrorCode, type NatsError, type Subscription } from 'nats';
 import type { Cache, Unsubscribe } from './cache.js';
 import { NewsaggError, describeError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
-import { subjectToken, type NatsLink } from './nats-connect.js';
+import { subjectToken, subscribeDecoded, type NatsLink } from './nats-connect.js';
 
 /** A broadcast larger than the server's max payload (1 MB by default). */
 export class BroadcastTooLargeError extends NewsaggError {
@@ -73,22 +73,7 @@ export class NatsBroadcast {
    */
   async subscribe(channel: string, handler: (data: unknown) => void): Promise<Unsubscribe> {
     const subject = this.subject(channel);
-    const sub: Subscription = this.link.nc.subscribe(subject, {
-      callback: (err, msg) => {
-        if (err) return this.log.warn({ channel, err: describeError(err) }, 'broadcast subscription error');
-        let data: unknown;
-        try {
-          data = decode(msg.data);
-        } catch (e) {
-          return this.log.warn({ channel, err: describeError(e) }, 'undecodable broadcast dropped');
-        }
-        try {
-          handler(data);
-        } catch (e) {
-          this.log.warn({ channel, err: describeError(e) }, 'broadcast handler failed');
-        }
-      },
-    });
+    const sub: Subscription = subscribeDecoded(this.link.nc, subject, handler, this.log, { channel }, 'broadcast');
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.link.nc.flush().catch(() => undefined),

@@ -1,4 +1,5 @@
-import { connect, type NatsConnection } from 'nats';
+import { decode } from '@msgpack/msgpack';
+import { connect, type NatsConnection, type Subscription } from 'nats';
 import { DependencyUnavailableError, NewsaggError, describeError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
 
@@ -56,6 +57,29 @@ export function safeNatsUrl(url: string): string {
  * A subject token from any string: NATS splits subjects on `.`, treats `*` and `>` as wildcards
  * and forbids whitespace, so node ids like `news-1.example.org:8080` are percent-escaped.
  */
+/**
+ * Subscribes to `subject` with msgpack-decoded payloads: an error, an undecodable message or a
+ * handler that throws is one warn line naming `what` (`{ topic }`, `{ channel }`), never a crash.
+ */
+export function subscribeDecoded(nc: NatsConnection, subject: string, handler: (data: unknown) => void, log: Logger, what: Record<string, string>, noun: string): Subscription {
+  return nc.subscribe(subject, {
+    callback: (err, msg) => {
+      if (err) return log.warn({ ...what, err: describeError(err) }, `${noun} subscription error`);
+      let data: unknown;
+      try {
+        data = decode(msg.data);
+      } catch (e) {
+        return log.warn({ ...what, err: describeError(e) }, `undecodable ${noun} dropped`);
+      }
+      try {
+        handler(data);
+      } catch (e) {
+        log.warn({ ...what, err: describeError(e) }, `${noun} handler failed`);
+      }
+    },
+  });
+}
+
 export function subjectToken(s: string): string {
   return s.replace(/[%.*>\s\x00-\x1f\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

@@ -3,7 +3,7 @@ import { ErrorCode, type Msg, type NatsConnection, type NatsError, type Subscrip
 import type { WireEnvelope } from './envelope.js';
 import { ActorUnavailableError, AskTimeoutError, NewsaggError, describeError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
-import { subjectToken } from './nats-connect.js';
+import { subjectToken, subscribeDecoded } from './nats-connect.js';
 import { fromWireError, toWireError, type Transport, type WireError } from './transport.js';
 
 type Reply = { ok: true; value: unknown } | { ok: false; error: WireError };
@@ -97,22 +97,7 @@ export class NatsTransport implements Transport {
   }
 
   subscribe(topic: string, handler: (data: unknown) => void): () => void {
-    const sub = this.nc.subscribe(this.eventSubject(topic), {
-      callback: (err, msg) => {
-        if (err) return this.log.warn({ topic, err: describeError(err) }, 'event subscription error');
-        let data: unknown;
-        try {
-          data = decode(msg.data);
-        } catch (e) {
-          return this.log.warn({ topic, err: describeError(e) }, 'undecodable event dropped');
-        }
-        try {
-          handler(data);
-        } catch (e) {
-          this.log.warn({ topic, err: describeError(e) }, 'event handler failed');
-        }
-      },
-    });
+    const sub = subscribeDecoded(this.nc, this.eventSubject(topic), handler, this.log, { topic }, 'event');
     this.subs.add(sub);
     return () => {
       this.subs.delete(sub);
