@@ -103,7 +103,6 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       // starting at once keeps the wider spread above).
       const startedAt = Date.now();
       const pastStartUp = () => Date.now() - startedAt > START_UP_MS;
-      const soonPolls = new FirstPolls({ windowMs: Math.min(TAKEOVER_SPREAD_MS, opts.firstPollSpreadMs ?? 20_000), spacingMs: f.crawlDelayMs, random: Math.random });
       const fx = countedEffects(n.metrics, {
         fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
         parse: pooledParse(() => n.tasks),
@@ -118,7 +117,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           ...(opts.policy ? { policy: opts.policy } : {}),
           now: Date.now,
           random: Math.random,
-          firstPollAt: (url, now) => (pastStartUp() ? soonPolls : firstPolls).at(url, now),
+          firstPollAt: (url, now) => (pastStartUp() ? firstPolls.at(url, now, Math.min(TAKEOVER_SPREAD_MS, opts.firstPollSpreadMs ?? 20_000)) : firstPolls.at(url, now)),
           get unackedRepollMs() {
             return pastStartUp() ? TAKEOVER_SPREAD_MS : 30_000;
           },

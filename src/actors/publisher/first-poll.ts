@@ -34,9 +34,9 @@ export class FirstPolls {
     this.maxOrigins = opts.maxOrigins ?? 100_000;
   }
 
-  /** The moment a never-polled feed at `url` polls first. */
-  at(url: string, now: number): number {
-    const want = now + Math.floor(this.opts.random() * this.windowMs);
+  /** The moment a never-polled feed at `url` polls first (within `windowMs`, default the planner's). */
+  at(url: string, now: number, windowMs = this.windowMs): number {
+    const want = now + Math.floor(this.opts.random() * Math.max(0, windowMs));
     const s = this.spacingMs;
     if (s === 0) return want;
     const origin = originOf(url);
