@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { parseFeed } from '../src/actors/feed/parse.js';
+import { describeFailure, runCorpus, WAVE_ONE_RATIO } from './fixtures/feed-conformance.js';
 
 /**
  * Feed parsing speed beside fast-xml-parser alone on the same bytes in the same run.
@@ -10,6 +11,8 @@ import { parseFeed } from '../src/actors/feed/parse.js';
  * (manifest.csv), or generated 50 KB feeds when the data folder is missing.
  * `ratio_vs_xml_parse` = our time per feed ÷ the bare parse's time per feed (target ≤ 1.5),
  * the worse of the two formats; rounds alternate between the two parsers so drift hits both.
+ * `conformance_ratio` = the share of the feedparser-style corpus (bench/fixtures/feed-corpus)
+ * passed, beside the wave-one figure on the held-out suite of the same style.
  */
 
 type Figures = Record<string, number | string | boolean>;
@@ -96,8 +99,23 @@ function measure(
   return { bare: median(samples.bare), ours: median(samples.ours), ratio: median(ratios) };
 }
 
+/** The conformance corpus: pass ratio overall and per class; failing cases are printed. */
+function conformance(): Figures {
+  const report = runCorpus();
+  for (const f of report.failures) console.log(`  [conformance] ${describeFailure(f)}`);
+  const out: Figures = {
+    conformance_ratio: report.ratio,
+    conformance_wave_one_baseline: WAVE_ONE_RATIO,
+    conformance_cases: report.cases,
+    conformance_failed: report.cases - report.passed,
+  };
+  for (const [cls, v] of Object.entries(report.byClass)) out[`conformance_${cls}`] = `${v.passed}/${v.cases}`;
+  return out;
+}
+
 export async function run(): Promise<Figures> {
   const load = loadavg()[0]!;
+
   const inputs = fromData() ?? synthetic();
   if (inputs.rss.source === 'generated') console.warn('[bench parse] shared data missing: using generated 50 KB feeds');
   const out: Figures = {};
@@ -134,6 +152,9 @@ export async function run(): Promise<Figures> {
     ratios.push(r);
   }
   ratios.sort((a, b) => a - b);
+  // after the timing, so the corpus's odd documents do not shape the JIT for the speed figures
+  const conf = conformance();
+  console.log(`  conformance ${conf.conformance_ratio} (wave one: ${WAVE_ONE_RATIO}) over ${conf.conformance_cases} cases`);
   return {
     feeds_per_s: feedsPerS,
     sample_files: ratios.length,
@@ -141,6 +162,7 @@ export async function run(): Promise<Figures> {
     sample_max_ratio_vs_xml_parse: ratios[ratios.length - 1]!,
     sample_worst_file: worstFile,
     ratio_vs_xml_parse: worst,
+    ...conf,
     ...out,
     load_average_1m: load,
   };
