@@ -11,30 +11,30 @@ export function foldWord(w: string): string {
 const MONTH_WORDS: readonly (readonly string[])[] = [
   // en, de, fr, es, it, pt, nl, ca, ro, sv/da/no, fi, pl, cs, hu, tr, id/ms, el, ru (full, genitive, abbreviated)
   ['jan', 'january', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari', 'gener', 'ianuarie', 'ian',
-    'tammikuu', 'tammikuuta', 'tammi', 'styczeń', 'stycznia', 'sty', 'leden', 'ledna', 'január', 'ocak', 'oca', 'ιαν', 'ιανουάριος', 'ιανουαρίου', 'январь', 'января', 'янв'],
+    'tammikuu', 'tammikuuta', 'tammi', 'styczeń', 'stycznia', 'sty', 'leden', 'ledna', 'led', 'január', 'ocak', 'oca', 'ιαν', 'ιανουάριος', 'ιανουαρίου', 'январь', 'января', 'янв'],
   ['feb', 'february', 'februar', 'février', 'févr', 'fev', 'febrero', 'febbraio', 'fevereiro', 'februari', 'febrer', 'februarie', 'helmikuu',
-    'helmikuuta', 'helmi', 'luty', 'lutego', 'lut', 'únor', 'února', 'február', 'şubat', 'şub', 'φεβ', 'φεβρουάριος', 'φεβρουαρίου', 'февраль', 'февраля', 'фев'],
+    'helmikuuta', 'helmi', 'luty', 'lutego', 'lut', 'únor', 'února', 'úno', 'február', 'şubat', 'şub', 'φεβ', 'φεβρουάριος', 'φεβρουαρίου', 'февраль', 'февраля', 'фев'],
   ['mar', 'march', 'märz', 'maerz', 'mars', 'marzo', 'março', 'maart', 'mrt', 'març', 'martie', 'maaliskuu', 'maaliskuuta', 'maalis', 'marzec',
-    'marca', 'březen', 'března', 'március', 'márc', 'mart', 'maret', 'μαρ', 'μάρτιος', 'μαρτίου', 'μάώ', 'март', 'марта'],
+    'marca', 'březen', 'března', 'bře', 'március', 'márc', 'mart', 'maret', 'μαρ', 'μάρτιος', 'μαρτίου', 'μάώ', 'март', 'марта'],
   ['apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile', 'aprilie', 'huhtikuu', 'huhtikuuta', 'huhti', 'kwiecień', 'kwietnia', 'kwi', 'duben',
     'dubna', 'április', 'ápr', 'nisan', 'nis', 'απρ', 'απρίλιος', 'απριλίου', 'апрель', 'апреля', 'апр'],
-  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maig', 'maj', 'toukokuu', 'toukokuuta', 'touko', 'maja', 'květen', 'května', 'május',
+  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maig', 'maj', 'toukokuu', 'toukokuuta', 'touko', 'maja', 'květen', 'května', 'kvě', 'május',
     'máj', 'mayıs', 'mayis', 'μάι', 'μαΐ', 'μάιος', 'μαΐου', 'μαΐου', 'май', 'мая'],
   ['jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'juny', 'iunie', 'iun', 'kesäkuu', 'kesäkuuta', 'kesä', 'czerwiec', 'czerwca',
-    'cze', 'červen', 'června', 'június', 'jún', 'haziran', 'haz', 'ιούν', 'ιον', 'ιούνιος', 'ιουνίου', 'июнь', 'июня', 'июн'],
+    'cze', 'červen', 'června', 'čvn', 'június', 'jún', 'haziran', 'haz', 'ιούν', 'ιον', 'ιούνιος', 'ιουνίου', 'июнь', 'июня', 'июн'],
   ['jul', 'july', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho', 'juliol', 'iulie', 'iul', 'heinäkuu', 'heinäkuuta', 'heinä',
-    'lipiec', 'lipca', 'lip', 'červenec', 'července', 'július', 'júl', 'temmuz', 'tem', 'ιούλ', 'ιολ', 'ιούλιος', 'ιουλίου', 'июль', 'июля', 'июл'],
+    'lipiec', 'lipca', 'lip', 'červenec', 'července', 'čvc', 'čec', 'július', 'júl', 'temmuz', 'tem', 'ιούλ', 'ιολ', 'ιούλιος', 'ιουλίου', 'июль', 'июля', 'июл'],
   ['aug', 'august', 'août', 'agosto', 'ago', 'augustus', 'agost', 'augusti', 'elokuu', 'elokuuta', 'elo', 'sierpień', 'sierpnia', 'sie', 'srpen',
     'srpna', 'augusztus', 'ağustos', 'ağu', 'agustus', 'agu', 'agt', 'αύγ', 'αυγ', 'αύγουστος', 'αυγούστου', 'август', 'августа', 'авг'],
   ['sep', 'sept', 'september', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro', 'setembre', 'septembrie', 'syyskuu',
-    'syyskuuta', 'syys', 'wrzesień', 'września', 'wrz', 'září', 'szeptember', 'szept', 'eylül', 'eyl', 'σεπ', 'σεπτέμβριος', 'σεπτεμβρίου',
+    'syyskuuta', 'syys', 'wrzesień', 'września', 'wrz', 'září', 'zář', 'szeptember', 'szept', 'eylül', 'eyl', 'σεπ', 'σεπτέμβριος', 'σεπτεμβρίου',
     'сентябрь', 'сентября', 'сен', 'сент'],
   ['oct', 'october', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'octombrie', 'lokakuu', 'lokakuuta', 'loka',
-    'październik', 'października', 'paź', 'říjen', 'října', 'október', 'ekim', 'eki', 'οκτ', 'οκτώβριος', 'οκτωβρίου', 'октябрь', 'октября', 'окт'],
+    'październik', 'października', 'paź', 'říjen', 'října', 'říj', 'október', 'ekim', 'eki', 'οκτ', 'οκτώβριος', 'οκτωβρίου', 'октябрь', 'октября', 'окт'],
   ['nov', 'november', 'novembre', 'noviembre', 'novembro', 'noiembrie', 'noi', 'marraskuu', 'marraskuuta', 'marras', 'listopad', 'listopada',
     'listopadu', 'lis', 'kasım', 'kasim', 'kas', 'νοέ', 'νοε', 'νοέμβριος', 'νοεμβρίου', 'ноябрь', 'ноября', 'ноя'],
   ['dec', 'december', 'dezember', 'dez', 'décembre', 'diciembre', 'dic', 'dicembre', 'dezembro', 'desembre', 'decembrie', 'joulukuu', 'joulukuuta',
-    'joulu', 'grudzień', 'grudnia', 'gru', 'prosinec', 'prosince', 'aralık', 'aralik', 'ara', 'desember', 'des', 'δεκ', 'δεκέμβριος', 'δεκεμβρίου',
+    'joulu', 'grudzień', 'grudnia', 'gru', 'prosinec', 'prosince', 'pro', 'aralık', 'aralik', 'ara', 'desember', 'des', 'δεκ', 'δεκέμβριος', 'δεκεμβρίου',
     'декабрь', 'декабря', 'дек'],
 ];
 
@@ -72,7 +72,7 @@ export const WEEKDAYS: ReadonlySet<string> = new Set(
 );
 
 /** words that carry no date information */
-export const FILLERS: ReadonlySet<string> = new Set(['de', 'del', 'of', 'the', 'at', 'um', 'uhr', 'feira', 'le', 'el', 'il', 'den', 'der']);
+export const FILLERS: ReadonlySet<string> = new Set(['de', 'del', 'of', 'the', 'at', 'um', 'uhr', 'feira', 'le', 'el', 'il', 'den', 'der', 'г', 'года', 'godz', 'klo', 'kl', 'ob', 'às', 'alle', 'om'].map((w) => w.normalize('NFD').replace(/\p{M}/gu, '')));
 
 /** zone abbreviation → minutes east of UTC (RFC 822 names, their common short forms, a few more) */
 export const ZONES: ReadonlyMap<string, number> = new Map([
@@ -86,6 +86,8 @@ export const ZONES: ReadonlyMap<string, number> = new Map([
   ['ndt', -150], ['nst', -210],
   ['met', 60], ['mest', 120], ['mez', 60], ['mesz', 120], ['cet', 60], ['cest', 120], ['bst', 60], ['west', 60],
   ['eet', 120], ['eest', 180], ['msk', 180], ['ist', 330], ['sgt', 480], ['hkt', 480], ['awst', 480],
+  ['wib', 420], ['wita', 480], ['wit', 540], ['ict', 420], ['pht', 480], ['sast', 120], ['cat', 120], ['eat', 180], ['wat', 60],
+  ['brt', -180], ['art', -180], ['pkt', 300], ['npt', 345],
   ['jst', 540], ['kst', 540], ['acst', 570], ['acdt', 630], ['aest', 600], ['aedt', 660], ['nzst', 720], ['nzdt', 780],
   // military letters as RFC 822 read them (the sign convention feeds actually use)
   ['a', -60], ['n', 60], ['m', -720], ['y', 720],

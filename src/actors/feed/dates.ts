@@ -60,11 +60,17 @@ function isoString(d: Date): string {
 const TIME = /^(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?(am|pm|a\.m\.|p\.m\.)?(z|[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5})?$/;
 const NUM = /^(\d{1,4})(?:st|nd|rd|th|er|e|o|\.)?$/;
 const OFFSET = /^(?:gmt|utc|ut)?[+-]\d{1,2}(?::?\d{2})?$/;
+/** Weekday abbreviations that fold to zone names, read as weekdays only at the very start. */
+const LEADING_WEEKDAYS = new Set(['út', 'čt']);
 
 /** Token-based reading of RFC 822 and its many relatives. */
 function parseLoose(s: string): Date | null {
   const chunks = s
     .replace(/\([^)]*\)/g, ' ')
+    // Apache log order `13/Jul/2004:09:15:00`: the colon after the year starts the time
+    .replace(/(\/\d{4}):(?=\d{1,2}:\d{2})/, '$1 ')
+    // French hours `09h15`
+    .replace(/\b(\d{1,2})h(\d{2})\b/gi, '$1:$2')
     .toLowerCase()
     .split(/[\s,]+/)
     .filter(Boolean);
@@ -91,6 +97,8 @@ function parseLoose(s: string): Date | null {
       continue;
     }
     if (OFFSET.test(tok) && (time || /^(gmt|utc|ut)/.test(tok))) {
+      // `+0000 GMT+00:00`: a second spelling of the same zone is a label, the first one counts
+      if (zone !== null && /^(gmt|utc|ut)/.test(tok) && offsetMinutes(tok) === zone) continue;
       const z = offsetMinutes(tok);
       if (z === null || zone !== null) return null;
       zone = z;
@@ -131,12 +139,16 @@ function parseLoose(s: string): Date | null {
       continue;
     }
     if (WEEKDAYS.has(w)) continue;
+    // Czech `út`, `čt` fold to the zones UT and CT: in first place, before any number, a weekday
+    if (nums.length === 0 && !time && months.length === 0 && chunks[0] === tok && LEADING_WEEKDAYS.has(tok)) continue;
     // a zone name follows the time; `1500 GMT` (time as a bare number) ends with one too
     const lastZone = queue.length === 0 && w.length >= 2 && w !== 'at';
     if ((time || lastZone) && ZONES.has(w) && zone === null) {
       zone = ZONES.get(w)!;
       continue;
     }
+    // `+0000 GMT`: a zone name after a numeric offset labels it; the offset counts
+    if (time && zone !== null && ZONES.has(w) && typeof zone === 'number') continue;
     if (FILLERS.has(w)) continue;
     return null;
   }
