@@ -8,7 +8,8 @@ import iconv from 'iconv-lite';
  * then the HTTP `charset`, then the XML declaration (or JSON: UTF-8), then UTF-8. One exception
  * to "HTTP wins": servers that default to ISO-8859-1/ASCII for every text/* response are common,
  * so when the HTTP charset is such a Latin default, the body declares UTF-8 and is valid UTF-8,
- * the declaration wins. UTF-8 with stray Windows-1252 bytes (two encodings pasted into one
+ * the declaration wins; and any Latin label on non-ASCII bytes that are valid UTF-8 gives way
+ * to UTF-8. UTF-8 with stray Windows-1252 bytes (two encodings pasted into one
  * file) is repaired byte by byte instead of producing U+FFFD.
  */
 
@@ -88,6 +89,9 @@ export function decodeBody(body: Uint8Array, contentType?: string): Decoded {
   // a wide label on bytes that are evidently not wide (we checked above) is a lie: use the declaration
   if (WIDE_LABELS.has(label)) label = declared && !WIDE_LABELS.has(declared) ? declared : UTF8;
   if (http && LATIN_DEFAULTS.has(http) && declared && UTF8_LABELS.has(declared) && isValidUtf8(body)) label = UTF8;
+  // a Latin label on bytes that hold non-ASCII and are valid UTF-8 is a template's stale
+  // declaration: Latin-1 text almost never forms valid multi-byte sequences (`Ã©` for `é`)
+  else if (LATIN_DEFAULTS.has(label) && !isAscii(body) && isUtf8(body)) label = UTF8;
 
   if (UTF8_LABELS.has(label)) return { text: decodeUtf8Lenient(body), encoding: UTF8 };
   try {
