@@ -11,38 +11,12 @@ import {
  */
 
 /** Measured pass ratio of this code on the corpus; the guard's floor. */
-const MIN_RATIO = 0.965;
+const MIN_RATIO = 0.998;
 
 /** Cases that fail today, by `file: name` (what still fails is documented, not hidden). */
 const KNOWN_FAILURES = new Set<string>([
-  'atom10: author with only email',
-  'cdf: nested channel items',
-  'cdf: CDF item logo as thumbnail',
-  'cdf: CDF title attribute form',
-  'dates: 2003-W01-1',
-  'dates: 2004-W53-6',
-  'dates: 2009W011',
-  'dates: 2009-W01',
-  'dates: út, 13 čec 2004 09:15:00 +0200',
-  'dates: 13 июля 2004 г. 09:15',
-  'dates: Selasa, 13 Juli 2004 09:15 WIB',
-  'dates: 13/Jul/2004:09:15:00 +0000',
-  'dates: Tue, 13 Jul 2004 09:15:00 +0000 GMT',
-  'dates: Tue, 13 Jul 2004 09h15 GMT',
-  'dates: 2003-12-31T10',
-  'dates: 2003-12-31T10Z',
-  'dates: 2003-12-31T10:14:55 EST',
-  'dates: 2003-W01',
-  'dates: 2003-W52-7T12:00Z',
-  'encoding: UTF-8 bytes declared as ISO-8859-1',
-  'encoding: US-ASCII declared with UTF-8 bytes',
-  'illformed: missing closing item tag before the next item',
+  // the XML parser drops an unquoted attribute silently, so no repair pass ever sees it
   'illformed: unquoted attribute',
-  'illformed: junk text before the root element',
-  'illformed: mixed-case root and channel',
-  'illformed: mixed-case item names',
-  'namespaces: media:content audio is an enclosure',
-  'namespaces: media:content fileSize as enclosure length',
 ]);
 
 const key = (cls: string, name: string): string => `${cls}: ${name}`;

@@ -4,6 +4,7 @@ import { childBase, resolveUrl } from './links.js';
 import { NS } from './namespaces.js';
 import type { Adapted } from './rss.js';
 import { atomKind, constructHtml, constructText } from './text.js';
+import { mediaEnclosures } from './extensions.js';
 import { pickThumbnail } from './thumbnails.js';
 import type { FeedEntry, FeedFormat, FeedInfo } from './types.js';
 import { attr, kid, kidOf, kids, type XmlDocument } from './xml.js';
@@ -34,8 +35,9 @@ function html(node: unknown, base: string | null, ents: EntityContext) {
   return constructHtml(node, k.kind, base, ents, k.base64);
 }
 
+/** Author display names: the name, else the email (a person given only by address), else bare text. */
 function personNames(node: unknown, ents: EntityContext): string[] {
-  return kids(node, 'author').map((a) => cleanAuthor(firstText(a, ['name'], ents) ?? (typeof a === 'string' ? a : null)) ?? '');
+  return kids(node, 'author').map((a) => cleanAuthor(firstText(a, ['name', 'email'], ents) ?? (typeof a === 'string' ? a : null)) ?? '');
 }
 
 export function adaptAtom(doc: XmlDocument, docBase: string | null, format: FeedFormat): Adapted {
@@ -77,7 +79,7 @@ function atomEntry(entry: unknown, ents: EntityContext, parentBase: string | nul
   if (authors.length === 0) authors = distinct([...personNames(source, ents), ...texts(entry, 'dc:creator', ents)]);
   if (authors.length === 0) authors = feedAuthors;
 
-  const enclosures = distinctEnclosures(links.enclosures);
+  const enclosures = distinctEnclosures([...links.enclosures, ...mediaEnclosures(entry, ents, base)]);
   const id = firstText(entry, ['id'], ents);
   const link = links.alternate ?? (id && /^https?:\/\//i.test(id) ? resolveUrl(id, base) : null);
   return {

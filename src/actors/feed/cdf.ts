@@ -26,7 +26,7 @@ export function adaptCdf(doc: XmlDocument, docBase: string | null): Adapted {
   const root = doc.root;
   const base = childBase(attr(root, 'xml:base', ents), docBase);
   const logo = childrenNamed(root, 'logo')[0];
-  const entries = childrenNamed(root, 'item').map((item) => cdfEntry(item, ents, base));
+  const entries = channelItems(root, base, ents).map(([item, itemBase]) => cdfEntry(item, ents, itemBase));
   return {
     feed: {
       title: text(root, 'title', ents),
@@ -42,8 +42,21 @@ export function adaptCdf(doc: XmlDocument, docBase: string | null): Adapted {
   };
 }
 
+/**
+ * Items of a channel and of its sub-channels (CDF nests channels for sections), in document
+ * order per level, each with its base.
+ */
+function channelItems(channel: unknown, base: string | null, ents: EntityContext, depth = 0): [unknown, string | null][] {
+  const out: [unknown, string | null][] = childrenNamed(channel, 'item').map((i) => [i, base]);
+  if (depth < 8) {
+    for (const sub of childrenNamed(channel, 'channel')) out.push(...channelItems(sub, childBase(attr(sub, 'xml:base', ents), base), ents, depth + 1));
+  }
+  return out;
+}
+
 function cdfEntry(item: unknown, ents: EntityContext, base: string | null): FeedEntry {
   const link = resolveUrl(anyAttr(item, 'href', ents), base);
+  const logo = childrenNamed(item, 'logo')[0];
   return {
     title: text(item, 'title', ents),
     link,
@@ -55,7 +68,7 @@ function cdfEntry(item: unknown, ents: EntityContext, base: string | null): Feed
     author: null,
     categories: [],
     enclosures: [],
-    thumbnail: null,
+    thumbnail: logo ? resolveUrl(anyAttr(logo, 'href', ents), base) : null,
   };
 }
 

@@ -1,4 +1,6 @@
 import type { EntityContext } from './entities.js';
+import { toLength } from './fields.js';
+import type { Enclosure } from './types.js';
 import { resolveUrl } from './links.js';
 import { collapse } from './plain-text.js';
 import { attr, kids, textOf } from './xml.js';
@@ -7,7 +9,8 @@ import { attr, kids, textOf } from './xml.js';
  * What the Media RSS and iTunes extensions say about an item or channel beyond what the core
  * formats carry: categories (`itunes:category text`, nested; `media:category`; comma-separated
  * `itunes:keywords` and `media:keywords`), credits as authors, and the iTunes image, which older
- * podcast feeds also write as `<itunes:link rel="image" href>`.
+ * podcast feeds also write as `<itunes:link rel="image" href>`; audio and video `media:content`
+ * as enclosures (video feeds often carry their media nowhere else).
  */
 
 /** Extension categories of a node, in document order. */
@@ -55,4 +58,21 @@ export function itunesImage(node: unknown, ents: EntityContext, base: string | n
     if (u) return u;
   }
   return null;
+}
+
+/**
+ * Audio and video `media:content` (also inside `media:group`) as enclosures; `fileSize` is the
+ * length. Images stay out: they are thumbnails, and news feeds attach one to every item.
+ */
+export function mediaEnclosures(node: unknown, ents: EntityContext, base: string | null): Enclosure[] {
+  const out: Enclosure[] = [];
+  for (const c of [...kids(node, 'media:content'), ...kids(node, 'media:group').flatMap((g) => kids(g, 'media:content'))]) {
+    const type = attr(c, 'type', ents)?.trim().toLowerCase() || null;
+    const medium = attr(c, 'medium', ents)?.trim().toLowerCase();
+    const av = medium ? medium === 'audio' || medium === 'video' : type !== null && /^(audio|video)\//.test(type);
+    if (!av) continue;
+    const url = resolveUrl(attr(c, 'url', ents), base);
+    if (url) out.push({ url, type, length: toLength(attr(c, 'fileSize', ents)) });
+  }
+  return out;
 }

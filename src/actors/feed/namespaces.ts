@@ -145,8 +145,11 @@ const RSS_NAMES = new Map(
 /**
  * iTunes reads a podcast's non-iTunes element names case-insensitively (`<TiTlE>`), and feeds made
  * for it rely on that: in an RSS document whose root declares the iTunes namespace, RSS element
- * names in any case are read as RSS's. Other documents keep XML's exact names.
+ * names in any case are read as RSS's; so are they in a document whose root is not spelt `rss`
+ * (`<RSS>`, `<Rss>`). Other documents keep XML's exact names.
  */
 function caseInsensitiveRss(root: RootInfo): boolean {
-  return root.name.toLowerCase() === 'rss' && /podcast-1\.0\.dtd/i.test(root.attrs);
+  if (root.name.toLowerCase() !== 'rss') return false;
+  // a root spelt `<RSS>` says the author wrote RSS's names in their own case throughout
+  return root.name !== 'rss' || /podcast-1\.0\.dtd/i.test(root.attrs);
 }

@@ -68,11 +68,16 @@ function normaliseBase(u: string | undefined): string | null {
 }
 
 function adapt(text: string, base: string | null, contentType: string | undefined): Adapted {
-  const start = firstNonSpace(text);
+  let start = firstNonSpace(text);
   if (start === -1) throw new FeedParseError('PARSE_MALFORMED', 'empty document');
   const ch = text[start];
   if (ch === '{' || (ch !== '<' && /json/i.test(contentType ?? ''))) return adaptJsonFeed(text.slice(start), base);
-  if (ch !== '<') throw new FeedParseError('PARSE_UNSUPPORTED', 'neither XML nor JSON');
+  if (ch !== '<') {
+    // junk before the document (a PHP notice, a stray line): a feed's start tag soon after is read
+    const at = FEED_START.exec(text.slice(start, start + 1024));
+    if (!at) throw new FeedParseError('PARSE_UNSUPPORTED', 'neither XML nor JSON');
+    start += at.index;
+  }
 
   const doc = parseXml(start === 0 ? text : text.slice(start));
   const name = doc.rootName;
@@ -83,6 +88,9 @@ function adapt(text: string, base: string | null, contentType: string | undefine
   if (/^html$/i.test(name)) throw new FeedParseError('PARSE_UNSUPPORTED', 'an HTML page, not a feed');
   throw new FeedParseError('PARSE_UNSUPPORTED', `not a feed: root element <${name.slice(0, 40)}>`);
 }
+
+/** Where a feed document starts: its XML declaration or a feed root's start tag. */
+const FEED_START = /<(?:\?xml\s|rss[\s>]|feed[\s>]|rdf:RDF[\s>]|channel[\s>])/i;
 
 function firstNonSpace(s: string): number {
   for (let i = 0; i < s.length; i++) {

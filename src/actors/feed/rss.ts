@@ -4,10 +4,10 @@ import {
 } from './fields.js';
 import { childBase, resolveUrl } from './links.js';
 import { atomKind, constructHtml, constructText } from './text.js';
-import { extensionCategories, itunesImage, mediaCredits } from './extensions.js';
+import { extensionCategories, itunesImage, mediaCredits, mediaEnclosures } from './extensions.js';
 import { pickThumbnail } from './thumbnails.js';
 import type { Enclosure, FeedEntry, FeedFormat, FeedInfo, FeedMeta } from './types.js';
-import { attr, kid, kidOf, kids, textOf, type XmlDocument, type XObj } from './xml.js';
+import { attr, kid, kidOf, kids, textOf, type XmlDocument, type XNode, type XObj } from './xml.js';
 
 /**
  * RSS 0.9x, 2.0 and RSS 1.0 / 0.90 (RDF). RDF differs only in where items and the image live
@@ -31,7 +31,7 @@ export function adaptRss(doc: XmlDocument, docBase: string | null, format: FeedF
   const chNode = kid(root, 'channel');
   const channel: XObj = typeof chNode === 'object' ? chNode : {};
   const base = childBase(attr(channel, 'xml:base', ents), rootBase);
-  const items = [...kids(channel, 'item'), ...kids(root, 'item')];
+  const items = withNested([...kids(channel, 'item'), ...kids(root, 'item')]);
 
   const links = atomLinks(channel, ents, base, 'atom:link');
   const feed: FeedInfo = {
@@ -61,6 +61,25 @@ export function adaptRss(doc: XmlDocument, docBase: string | null, format: FeedF
 
   const entries = items.map((item) => rssEntry(item, ents, base));
   return { feed, entries, meta };
+}
+
+/**
+ * Items, each followed by the items nested in it: an item whose `</item>` was forgotten swallows
+ * the next one (the XML parser closes it at `</channel>`), and an item inside an item is never
+ * meant as part of it.
+ */
+function withNested(items: XNode[], depth = 0): XNode[] {
+  let out: XNode[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const inner = depth < 64 ? kids(items[i], 'item') : [];
+    if (inner.length === 0) {
+      out?.push(items[i]!);
+      continue;
+    }
+    out ??= items.slice(0, i);
+    out.push(items[i]!, ...withNested(inner, depth + 1));
+  }
+  return out ?? items;
 }
 
 /** The RSS `<link>` text (or a stray `href`), resolved. */
@@ -101,7 +120,7 @@ function rssEntry(item: unknown, ents: EntityContext, parentBase: string | null)
     const url = resolveUrl(attr(e, 'url', ents), base);
     if (url) enclosures.push({ url, type: attr(e, 'type', ents)?.trim() || null, length: toLength(attr(e, 'length', ents)) });
   }
-  enclosures.push(...links.enclosures);
+  enclosures.push(...links.enclosures, ...mediaEnclosures(item, ents, base));
 
   const contentNode = kidOf(item, ['content:encoded', 'xhtml:body', 'body']);
   const atomContent = kid(item, 'atom:content');
@@ -128,7 +147,7 @@ function rssEntry(item: unknown, ents: EntityContext, parentBase: string | null)
   const authorNames = [
     ...texts(item, 'author', ents),
     ...texts(item, 'dc:creator', ents),
-    ...kids(item, 'atom:author').map((a) => firstText(a, ['atom:name', 'name'], ents)),
+    ...kids(item, 'atom:author').map((a) => firstText(a, ['atom:name', 'name', 'atom:email', 'email'], ents)),
     ...texts(item, 'itunes:author', ents),
   ].map(cleanAuthor);
   if (authorNames.every((a) => !a)) authorNames.push(...mediaCredits(item, ents));
