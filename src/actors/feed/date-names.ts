@@ -9,33 +9,33 @@ export function foldWord(w: string): string {
 }
 
 const MONTH_WORDS: readonly (readonly string[])[] = [
-  // en, de, fr, es, it, pt, nl, ca, ro, sv/da/no, fi, pl, cs, hu, tr, id/ms, el, ru (full, genitive, abbreviated)
+  // en, de, fr, es, it, pt, nl, ca, ro, sv/da/no, fi, pl, cs, hu, tr, id/ms, el, ru, uk (full, genitive, abbreviated)
   ['jan', 'january', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari', 'gener', 'ianuarie', 'ian',
-    'tammikuu', 'tammikuuta', 'tammi', 'styczeń', 'stycznia', 'sty', 'leden', 'ledna', 'led', 'január', 'ocak', 'oca', 'ιαν', 'ιανουάριος', 'ιανουαρίου', 'январь', 'января', 'янв'],
+    'tammikuu', 'tammikuuta', 'tammi', 'styczeń', 'stycznia', 'sty', 'leden', 'ledna', 'led', 'január', 'ocak', 'oca', 'ιαν', 'ιανουάριος', 'ιανουαρίου', 'январь', 'января', 'янв', 'січень', 'січня', 'січ'],
   ['feb', 'february', 'februar', 'février', 'févr', 'fev', 'febrero', 'febbraio', 'fevereiro', 'februari', 'febrer', 'februarie', 'helmikuu',
-    'helmikuuta', 'helmi', 'luty', 'lutego', 'lut', 'únor', 'února', 'úno', 'február', 'şubat', 'şub', 'φεβ', 'φεβρουάριος', 'φεβρουαρίου', 'февраль', 'февраля', 'фев'],
+    'helmikuuta', 'helmi', 'luty', 'lutego', 'lut', 'únor', 'února', 'úno', 'február', 'şubat', 'şub', 'φεβ', 'φεβρουάριος', 'φεβρουαρίου', 'февраль', 'февраля', 'фев', 'лютий', 'лютого', 'лют'],
   ['mar', 'march', 'märz', 'maerz', 'mars', 'marzo', 'março', 'maart', 'mrt', 'març', 'martie', 'maaliskuu', 'maaliskuuta', 'maalis', 'marzec',
-    'marca', 'březen', 'března', 'bře', 'március', 'márc', 'mart', 'maret', 'μαρ', 'μάρτιος', 'μαρτίου', 'μάώ', 'март', 'марта'],
+    'marca', 'březen', 'března', 'bře', 'március', 'márc', 'mart', 'maret', 'μαρ', 'μάρτιος', 'μαρτίου', 'μάώ', 'март', 'марта', 'березень', 'березня', 'бер'],
   ['apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile', 'aprilie', 'huhtikuu', 'huhtikuuta', 'huhti', 'kwiecień', 'kwietnia', 'kwi', 'duben',
-    'dubna', 'április', 'ápr', 'nisan', 'nis', 'απρ', 'απρίλιος', 'απριλίου', 'апрель', 'апреля', 'апр'],
+    'dubna', 'április', 'ápr', 'nisan', 'nis', 'απρ', 'απρίλιος', 'απριλίου', 'апрель', 'апреля', 'апр', 'квітень', 'квітня', 'квіт'],
   ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maig', 'maj', 'toukokuu', 'toukokuuta', 'touko', 'maja', 'květen', 'května', 'kvě', 'május',
-    'máj', 'mayıs', 'mayis', 'μάι', 'μαΐ', 'μάιος', 'μαΐου', 'μαΐου', 'май', 'мая'],
+    'máj', 'mayıs', 'mayis', 'μάι', 'μαΐ', 'μάιος', 'μαΐου', 'μαΐου', 'май', 'мая', 'травень', 'травня', 'трав'],
   ['jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'juny', 'iunie', 'iun', 'kesäkuu', 'kesäkuuta', 'kesä', 'czerwiec', 'czerwca',
-    'cze', 'červen', 'června', 'čvn', 'június', 'jún', 'haziran', 'haz', 'ιούν', 'ιον', 'ιούνιος', 'ιουνίου', 'июнь', 'июня', 'июн'],
+    'cze', 'červen', 'června', 'čvn', 'június', 'jún', 'haziran', 'haz', 'ιούν', 'ιον', 'ιούνιος', 'ιουνίου', 'июнь', 'июня', 'июн', 'червень', 'червня', 'черв'],
   ['jul', 'july', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho', 'juliol', 'iulie', 'iul', 'heinäkuu', 'heinäkuuta', 'heinä',
-    'lipiec', 'lipca', 'lip', 'červenec', 'července', 'čvc', 'čec', 'július', 'júl', 'temmuz', 'tem', 'ιούλ', 'ιολ', 'ιούλιος', 'ιουλίου', 'июль', 'июля', 'июл'],
+    'lipiec', 'lipca', 'lip', 'červenec', 'července', 'čvc', 'čec', 'július', 'júl', 'temmuz', 'tem', 'ιούλ', 'ιολ', 'ιούλιος', 'ιουλίου', 'июль', 'июля', 'июл', 'липень', 'липня', 'лип'],
   ['aug', 'august', 'août', 'agosto', 'ago', 'augustus', 'agost', 'augusti', 'elokuu', 'elokuuta', 'elo', 'sierpień', 'sierpnia', 'sie', 'srpen',
-    'srpna', 'augusztus', 'ağustos', 'ağu', 'agustus', 'agu', 'agt', 'αύγ', 'αυγ', 'αύγουστος', 'αυγούστου', 'август', 'августа', 'авг'],
+    'srpna', 'augusztus', 'ağustos', 'ağu', 'agustus', 'agu', 'agt', 'αύγ', 'αυγ', 'αύγουστος', 'αυγούστου', 'август', 'августа', 'авг', 'серпень', 'серпня', 'серп'],
   ['sep', 'sept', 'september', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro', 'setembre', 'septembrie', 'syyskuu',
     'syyskuuta', 'syys', 'wrzesień', 'września', 'wrz', 'září', 'zář', 'szeptember', 'szept', 'eylül', 'eyl', 'σεπ', 'σεπτέμβριος', 'σεπτεμβρίου',
-    'сентябрь', 'сентября', 'сен', 'сент'],
+    'сентябрь', 'сентября', 'сен', 'сент', 'вересень', 'вересня', 'вер'],
   ['oct', 'october', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'octombrie', 'lokakuu', 'lokakuuta', 'loka',
-    'październik', 'października', 'paź', 'říjen', 'října', 'říj', 'október', 'ekim', 'eki', 'οκτ', 'οκτώβριος', 'οκτωβρίου', 'октябрь', 'октября', 'окт'],
+    'październik', 'października', 'paź', 'říjen', 'října', 'říj', 'október', 'ekim', 'eki', 'οκτ', 'οκτώβριος', 'οκτωβρίου', 'октябрь', 'октября', 'окт', 'жовтень', 'жовтня', 'жовт'],
   ['nov', 'november', 'novembre', 'noviembre', 'novembro', 'noiembrie', 'noi', 'marraskuu', 'marraskuuta', 'marras', 'listopad', 'listopada',
-    'listopadu', 'lis', 'kasım', 'kasim', 'kas', 'νοέ', 'νοε', 'νοέμβριος', 'νοεμβρίου', 'ноябрь', 'ноября', 'ноя'],
+    'listopadu', 'lis', 'kasım', 'kasim', 'kas', 'νοέ', 'νοε', 'νοέμβριος', 'νοεμβρίου', 'ноябрь', 'ноября', 'ноя', 'листопад', 'листопада', 'лист'],
   ['dec', 'december', 'dezember', 'dez', 'décembre', 'diciembre', 'dic', 'dicembre', 'dezembro', 'desembre', 'decembrie', 'joulukuu', 'joulukuuta',
     'joulu', 'grudzień', 'grudnia', 'gru', 'prosinec', 'prosince', 'pro', 'aralık', 'aralik', 'ara', 'desember', 'des', 'δεκ', 'δεκέμβριος', 'δεκεμβρίου',
-    'декабрь', 'декабря', 'дек'],
+    'декабрь', 'декабря', 'дек', 'грудень', 'грудня', 'груд'],
 ];
 
 /** month word → 1..12 */

@@ -14,8 +14,10 @@ import { isKnownZone } from './time-zones.js';
  */
 export function parseFeedDate(input: string): Date | null {
   if (typeof input !== 'string') return null;
-  const s = input.trim();
+  let s = input.trim();
   if (s.length === 0 || s.length > 120) return null;
+  // RFC 9557 `2006-11-20T09:31:41+01:00[Europe/Paris]`: the offset already fixes the instant
+  if (s.charCodeAt(s.length - 1) === 93 /* ] */) s = s.replace(/(\d|Z|z)\[!?[A-Za-z_/+\-0-9]+\]$/, '$1');
   return parseRfc822Fast(s) ?? parseIso(s) ?? parseLocalForm(s) ?? parseLoose(s);
 }
 
@@ -71,6 +73,8 @@ function parseLoose(s: string): Date | null {
     .replace(/(\/\d{4}):(?=\d{1,2}:\d{2})/, '$1 ')
     // French hours `09h15`
     .replace(/\b(\d{1,2})h(\d{2})\b/gi, '$1:$2')
+    // Nordic `klo 9.31`, `kl. 09.31`: after the word for "o'clock", dots separate the time
+    .replace(/\b(klo|kl\.?)\s+(\d{1,2})\.(\d{2})(?:\.(\d{2}))?\b/gi, (_, _w: string, h: string, mi: string, sec?: string) => ` ${h}:${mi}${sec ? `:${sec}` : ''}`)
     .toLowerCase()
     .split(/[\s,]+/)
     .filter(Boolean);
