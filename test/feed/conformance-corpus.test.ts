@@ -11,19 +11,12 @@ import {
  */
 
 /** Measured pass ratio of this code on the corpus; the guard's floor. */
-const MIN_RATIO = 0.9912;
+const MIN_RATIO = 0.9989;
 
 /** Cases that fail today, by `file: name` (what still fails is documented, not hidden). */
 const KNOWN_FAILURES = new Set<string>([
   // the XML parser drops an unquoted attribute silently, so no repair pass ever sees it
   'illformed: unquoted attribute',
-  'dates: 20 листопада 2006 09:31',
-  'dates: 20. marraskuuta 2006 klo 9.31',
-  'dates: 2006-11-20T09:31:41+01:00[Europe/Paris]',
-  'entities: character reference to a non-breaking space in a category',
-  'illformed: missing </entry> before the next entry',
-  'illformed: closing tag in the wrong case',
-  'illformed: DOCTYPE of HTML with an RSS root',
 ]);
 
 const key = (cls: string, name: string): string => `${cls}: ${name}`;

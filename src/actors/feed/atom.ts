@@ -1,5 +1,5 @@
 import type { EntityContext } from './entities.js';
-import { atomLinks, cleanAuthor, cleanLanguage, distinct, distinctEnclosures, firstDate, firstText, texts } from './fields.js';
+import { atomLinks, cleanAuthor, cleanLanguage, distinct, distinctEnclosures, distinctLabels, firstDate, firstText, texts } from './fields.js';
 import { childBase, resolveUrl } from './links.js';
 import { NS } from './namespaces.js';
 import type { Adapted } from './rss.js';
@@ -7,7 +7,7 @@ import { atomKind, constructHtml, constructText } from './text.js';
 import { mediaEnclosures } from './extensions.js';
 import { pickThumbnail } from './thumbnails.js';
 import type { FeedEntry, FeedFormat, FeedInfo } from './types.js';
-import { attr, kid, kidOf, kids, type XmlDocument } from './xml.js';
+import { attr, kid, kidOf, kids, type XmlDocument, type XNode } from './xml.js';
 
 /**
  * Atom 1.0 and 0.3. The 0.3 names (`tagline`, `issued`, `modified`, `created`, `copyright`,
@@ -58,12 +58,18 @@ export function adaptAtom(doc: XmlDocument, docBase: string | null, format: Feed
     image: resolveUrl(firstText(root, ['logo', 'icon'], ents), base),
   };
 
-  const entries = kids(root, 'entry').map((e) => atomEntry(e, ents, base, feedAuthors));
+  const entries = withNestedEntries(kids(root, 'entry')).map((e) => atomEntry(e, ents, base, feedAuthors));
   return {
     feed,
     entries,
     meta: { format, ttlMinutes: null, hubs: links.hubs, self: links.self },
   };
+}
+
+/** Entries, each followed by those nested in it (an entry whose `</entry>` was forgotten swallows the next). */
+function withNestedEntries(entries: XNode[], depth = 0): XNode[] {
+  if (depth >= 64 || !entries.some((e) => kids(e, 'entry').length > 0)) return entries;
+  return entries.flatMap((e) => [e, ...withNestedEntries(kids(e, 'entry'), depth + 1)]);
 }
 
 function atomEntry(entry: unknown, ents: EntityContext, parentBase: string | null, feedAuthors: string[]): FeedEntry {
@@ -91,7 +97,7 @@ function atomEntry(entry: unknown, ents: EntityContext, parentBase: string | nul
     summary: summary?.html ?? null,
     content: content?.html ?? null,
     author: authors.length > 0 ? authors.join(', ') : null,
-    categories: distinct([
+    categories: distinctLabels([
       ...kids(entry, 'category').map((c) => attr(c, 'label', ents) ?? attr(c, 'term', ents) ?? (typeof c === 'string' ? c : null)),
       ...texts(entry, 'dc:subject', ents),
     ]),

@@ -99,6 +99,16 @@ export function distinct(values: Iterable<string | null | undefined>): string[] 
   return [...seen];
 }
 
+/**
+ * Distinct category labels: as `distinct`, with no-break spaces read as spaces (`New&#160;York`
+ * files under the same tag as `New York`).
+ */
+export function distinctLabels(values: Iterable<string | null | undefined>): string[] {
+  const out: (string | null | undefined)[] = [];
+  for (const v of values) out.push(v && v.indexOf('\u00a0') !== -1 ? v.replace(/\u00a0/g, ' ') : v);
+  return distinct(out);
+}
+
 /** Texts of all children named `name`. */
 export function texts(node: unknown, name: string, ents: EntityContext): string[] {
   return kids(node, name).map((k: XNode) => textOf(k, ents));

@@ -1,6 +1,6 @@
 import { feedDateIso } from './dates.js';
 import { FeedParseError } from './errors.js';
-import { cleanAuthor, cleanLanguage, distinct, distinctEnclosures } from './fields.js';
+import { cleanAuthor, cleanLanguage, distinct, distinctEnclosures, distinctLabels } from './fields.js';
 import { resolveUrl } from './links.js';
 import type { Adapted } from './rss.js';
 import { collapse } from './plain-text.js';
@@ -83,7 +83,7 @@ export function adaptJsonFeed(text: string, docBase: string | null): Adapted {
       summary: summaryText && summaryText.trim() ? escapeText(collapse(summaryText)) : null,
       content: contentOut,
       author: (authors.length > 0 ? authors : feedAuthors).join(', ') || null,
-      categories: distinct(arr(it.tags).map(str)),
+      categories: distinctLabels(arr(it.tags).map(str)),
       enclosures: encl,
       thumbnail:
         resolveUrl(str(it.image), base) ??

@@ -1,6 +1,6 @@
 import type { EntityContext } from './entities.js';
 import {
-  atomLinks, cleanAuthor, cleanLanguage, distinct, distinctEnclosures, firstDate, firstText, texts, toLength,
+  atomLinks, cleanAuthor, cleanLanguage, distinct, distinctEnclosures, distinctLabels, firstDate, firstText, texts, toLength,
 } from './fields.js';
 import { childBase, resolveUrl } from './links.js';
 import { atomKind, constructHtml, constructText } from './text.js';
@@ -153,7 +153,7 @@ function rssEntry(item: unknown, ents: EntityContext, parentBase: string | null)
   if (authorNames.every((a) => !a)) authorNames.push(...mediaCredits(item, ents));
   const authors = distinct(authorNames);
 
-  const categories = distinct([
+  const categories = distinctLabels([
     ...texts(item, 'category', ents),
     ...texts(item, 'dc:subject', ents),
     ...kids(item, 'atom:category').map((c) => attr(c, 'label', ents) ?? attr(c, 'term', ents)),

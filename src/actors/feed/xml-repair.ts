@@ -6,6 +6,8 @@
  * - a `<` that cannot start markup (`a < b`, `1 <2`) is text: escaped;
  * - a document that ends inside a tag (`</feed`, `<item><ti`) loses the broken tail, or gets its
  *   missing `>`;
+ * - a closing tag spelt in another case than its start tag (`<title>x</Title>`) takes the start
+ *   tag's spelling;
  * - when the end is still unreadable, the document is cut after its last complete item or entry
  *   (the parser closes elements left open at the end).
  * Returns the candidates to try, most faithful first; one without any complete element is no
@@ -17,6 +19,7 @@ export function repairCandidates(xml: string): string[] {
   const tail = /<\/([A-Za-z_][\w.:-]*)\s*$/.exec(fixed);
   if (tail) fixed = `${fixed.trimEnd()}>`;
   else fixed = fixed.replace(/<[^<>]*$/, '');
+  fixed = closingTagCase(fixed);
   if (fixed !== xml) out.push(fixed);
   const cut = Math.max(fixed.lastIndexOf('</item>'), fixed.lastIndexOf('</entry>'));
   if (cut !== -1) {
@@ -31,3 +34,19 @@ const COMPLETE_ELEMENT = /<\/|\/>/;
 
 /** `<` not followed by what markup starts with: a name, `/`, `!` or `?`. */
 const STRAY_LT = /<(?![A-Za-z_:/!?])/g;
+
+/** Closing tags whose name no start tag has, renamed to the start tag that matches but for case. */
+function closingTagCase(xml: string): string {
+  const opened = new Map<string, string>();
+  const exact = new Set<string>();
+  for (const m of xml.matchAll(/<([A-Za-z_][\w.:-]*)/g)) {
+    const name = m[1]!;
+    exact.add(name);
+    if (!opened.has(name.toLowerCase())) opened.set(name.toLowerCase(), name);
+  }
+  return xml.replace(/<\/([A-Za-z_][\w.:-]*)(\s*>)/g, (whole, name: string, end: string) => {
+    if (exact.has(name)) return whole;
+    const to = opened.get(name.toLowerCase());
+    return to ? `</${to}${end}` : whole;
+  });
+}

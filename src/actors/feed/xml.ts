@@ -66,6 +66,8 @@ function makeParser(rewrite: boolean): XMLParser {
   });
 }
 
+const FEED_ROOT = /^(?:rss|feed|rdf:RDF|channel|[\w.-]+:(?:rss|feed|RDF))$/i;
+
 /** Parsers are reused: building the options costs more than parsing a small feed. */
 const plainParser = makeParser(false);
 const rewritingParser = makeParser(true);
@@ -73,9 +75,10 @@ const rewritingParser = makeParser(true);
 /** Parse a decoded XML document; throws FeedParseError with a precise code. */
 export function parseXml(text: string): XmlDocument {
   const prolog = stripDoctype(text);
-  if (prolog.doctypeName === 'html') throw new FeedParseError('PARSE_UNSUPPORTED', 'an HTML page, not a feed');
   const xml = prolog.xml;
   const info = readRoot(xml);
+  // an HTML DOCTYPE is a web page, unless a feed's root follows it (copied templates do that)
+  if (prolog.doctypeName === 'html' && !(info && FEED_ROOT.test(info.name))) throw new FeedParseError('PARSE_UNSUPPORTED', 'an HTML page, not a feed');
   if (!info) throw new FeedParseError('PARSE_MALFORMED', 'no root element found');
   if (/^html$/i.test(info.name)) throw new FeedParseError('PARSE_UNSUPPORTED', 'an HTML page, not a feed');
   const rewrite = tagNameRewriter(xml, info);
