@@ -11,13 +11,12 @@ import {
  */
 
 /** Measured pass ratio of this code on the corpus; the guard's floor. */
-const MIN_RATIO = 0.9979;
+const MIN_RATIO = 0.9989;
 
 /** Cases that fail today, by `file: name` (what still fails is documented, not hidden). */
 const KNOWN_FAILURES = new Set<string>([
   // the XML parser drops an unquoted attribute silently, so no repair pass ever sees it
   'illformed: unquoted attribute',
-  'sanitize: xmp removed or escaped',
 ]);
 
 const key = (cls: string, name: string): string => `${cls}: ${name}`;

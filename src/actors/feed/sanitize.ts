@@ -193,8 +193,14 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
         continue;
       }
       if (lt > from) html += input.slice(from, lt);
-      // unknown element: unwrap; a dropped one goes with its content
+      // unknown element: unwrap; a dropped one goes with its content; the obsolete raw-text
+      // elements (`<xmp>`, `<listing>`) show their content as written, so it becomes text
       if (info.drop) i = skipElement(input, i, info.lower);
+      else if (info.lower === 'xmp' || info.lower === 'listing') {
+        const end = endTag(input, i, info.lower);
+        html += escapeText(input.slice(i, end.at));
+        i = end.next;
+      }
       from = i;
       continue;
     }
@@ -291,10 +297,15 @@ export function sanitizeHtml(input: string, base: string | null): Sanitized {
 
 /** Skip to after the end tag of a dropped element (`</script>`), or to the end. */
 function skipElement(s: string, from: number, name: string): number {
+  return endTag(s, from, name).next;
+}
+
+/** Where an element's end tag starts and where it ends (both the input's end when it has none). */
+function endTag(s: string, from: number, name: string): { at: number; next: number } {
   const re = new RegExp(`</${name.replace(/[^\w:-]/g, '')}\\b[^>]*>`, 'gi');
   re.lastIndex = from;
   const m = re.exec(s);
-  return m ? m.index + m[0].length : s.length;
+  return m ? { at: m.index, next: m.index + m[0].length } : { at: s.length, next: s.length };
 }
 
 function isTrackingPixel(attrs: Map<string, string>): boolean {
