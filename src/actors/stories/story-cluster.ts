@@ -9,9 +9,34 @@ import type { ClusterHints } from './features.js';
  * decides travels back in its replies: each article's story, and every story the message changed
  * as it stands afterwards, so the caller stores them with the articles (the actor writes
  * nothing, and can live on another thread or node). `init` doubles as the reload hook: it replays
- * the articles of the active window from the store, and because story ids derive from the
- * founding article, a restarted actor rebuilds the same stories.
+ * the articles of the active window from the store, each into the story it is stored in.
+ *
+ * Catching up after a replay. In a cluster the shard moves (its node died or lost NATS) and the
+ * new owner replays the store; so does an actor restarted after a fault. Batches the previous
+ * owner had already answered may still be on their way to the store then: the replay cannot see
+ * them, and an index without them would let a later article of their events open a story of its
+ * own. Such a batch is bounded in time: a process node stores a decided batch only while the
+ * decision is younger than `DECISION_TTL_MS` (counted from before its first question to this
+ * actor), else it decides it again, which asks the new owner. So after the replay the actor reads
+ * the store again a few times (`catchUpAfterMs`, the last one past the TTL): each pass takes the
+ * rows stored since the previous pass could have missed them (by the store's clock: a row
+ * committed after a read began its transaction at most `DECISION_TTL_MS` plus a margin before the
+ * read) and adds those it does not know, into their stored stories. After the last pass nothing
+ * the old owner answered can still be stored. (A wire copy does not wait for this: the process
+ * node names its original's story when it asks, see `ClusterItem.story_id`.)
  */
+
+/**
+ * How long a decision of this actor may wait to be stored: a process node gives up a decided
+ * batch not stored by then and decides it again (see the module comment).
+ */
+export const DECISION_TTL_MS = 60_000;
+
+/** slack for the store's commit after the deadline check and for clock-rate differences */
+const CATCH_UP_MARGIN_MS = 5_000;
+
+/** when catch-up passes run after the replay: soon (late commits normally follow within a second), and once past the TTL */
+const CATCH_UP_AFTER_MS = [1_000, 5_000, 20_000, DECISION_TTL_MS + CATCH_UP_MARGIN_MS];
 
 /** One article as clustered, kept by the store so the window can be replayed. */
 export interface ClusteredArticle {
@@ -22,8 +47,13 @@ export interface ClusteredArticle {
 
 /** Where the window is replayed from (the stored articles in a node; memory in tests). */
 export interface StoryStore {
-  /** clustered articles published at or after `since`, in the order they were added */
-  loadSince(since: number): Promise<ClusteredArticle[]> | ClusteredArticle[];
+  /**
+   * clustered articles published at or after `since`, in the order they were added; with
+   * `storedSince`, only those stored at or after that instant of the store's clock
+   */
+  loadSince(since: number, storedSince?: number): Promise<ClusteredArticle[]> | ClusteredArticle[];
+  /** the store's clock (ms); without it the actor does not catch up after its replay */
+  now?(): Promise<number> | number;
 }
 
 /** A store in memory (tests): the caller records what it clustered, as a node stores its rows. */
@@ -49,6 +79,12 @@ export class MemoryStoryStore implements StoryStore {
 export interface ClusterItem {
   article: ArticleInput;
   hints?: ClusterHints;
+  /**
+   * the story the article goes to without being scored: for a wire copy, its original's, as
+   * stored or as decided in an earlier batch or slice (the owner may not know the original when
+   * the shard moved after the original was clustered, and its copy must not open a story of its own)
+   */
+  story_id?: string;
 }
 
 /** An article the clusterer could not place (an error in its code on hostile input): set aside, the others go on. */
@@ -66,13 +102,21 @@ export type StoryClusterMsg =
   | { type: 'add-batch'; items: ClusterItem[] }
   | { type: 'get'; story_id: string }
   | { type: 'story-of'; article_id: string }
-  | { type: 'sweep' };
+  | { type: 'sweep' }
+  /** a catch-up pass (a timer): reads the store, then sends itself `caught-up` */
+  | { type: 'catch-up'; pass: number }
+  | { type: 'caught-up'; pass: number; articles: ClusteredArticle[]; storedSince: number };
 
-/** Replies, by request: add-batch -> ClusterBatchReply, get -> StoryView | null, story-of -> string | null, sweep -> {evicted}. */
-export type StoryClusterReply = ClusterBatchReply | StoryView | string | null | { evicted: number };
+/**
+ * Replies, by request: add-batch -> ClusterBatchReply, get -> StoryView | null, story-of -> string | null,
+ * sweep -> {evicted}, caught-up -> {added}.
+ */
+export type StoryClusterReply = ClusterBatchReply | StoryView | string | null | { evicted: number } | { added: number } | undefined;
 
 export interface StoryClusterState {
   clusterer: StoryClusterer;
+  /** the next catch-up pass reads rows stored since this instant of the store's clock */
+  storedSince: number;
 }
 
 export interface StoryClusterConfig {
@@ -80,6 +124,8 @@ export interface StoryClusterConfig {
   clusterer?: ClustererOptions;
   /** how often idle stories are moved out of the window (default 10 min) */
   sweepMs?: number;
+  /** when catch-up passes run after the replay (ms after it; the last must come after `DECISION_TTL_MS`); [] = none */
+  catchUpAfterMs?: readonly number[];
 }
 
 const WINDOW_MS = 48 * 3_600_000;
@@ -88,6 +134,14 @@ const WINDOW_MS = 48 * 3_600_000;
 export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryClusterState, StoryClusterMsg> {
   const windowMs = cfg.clusterer?.windowMs ?? WINDOW_MS;
   const sweepMs = cfg.sweepMs ?? Math.min(600_000, Math.max(1_000, windowMs / 4));
+  const catchUpAfterMs = cfg.store.now ? cfg.catchUpAfterMs ?? CATCH_UP_AFTER_MS : [];
+  /** the lower bound of the rows a pass must read, from the store's clock before the previous read */
+  const storedSinceOf = (clock: number): number => clock - DECISION_TTL_MS - CATCH_UP_MARGIN_MS;
+  const scheduleCatchUp = (pass: number, ctx: ActorContext): void => {
+    const at = catchUpAfterMs[pass];
+    if (at === undefined) return;
+    ctx.schedule(Math.max(0, at - (pass > 0 ? catchUpAfterMs[pass - 1]! : 0)), { type: 'catch-up', pass }, 'catch-up');
+  };
 
   return defineBehaviour<StoryClusterState, StoryClusterMsg>({
     kind: 'story-cluster',
@@ -95,9 +149,13 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
     async init(_key: string, ctx: ActorContext): Promise<StoryClusterState> {
       // archived stories need no keeping: they were stored as they stood when last changed
       const clusterer = new StoryClusterer({ ...cfg.clusterer, keepArchive: false });
-      for (const a of await cfg.store.loadSince(ctx.now() - windowMs)) clusterer.add(a.article, a.hints);
+      // the store's clock before the replay's read: what a catch-up pass must look back to
+      const clock = catchUpAfterMs.length > 0 ? await cfg.store.now!() : 0;
+      // each article into the story it is stored in (re-scoring could file it elsewhere than its row says)
+      for (const a of await cfg.store.loadSince(ctx.now() - windowMs)) clusterer.add(a.article, a.hints, a.story_id);
       ctx.schedule(sweepMs, { type: 'sweep' }, 'sweep');
-      return { clusterer };
+      scheduleCatchUp(0, ctx);
+      return { clusterer, storedSince: storedSinceOf(clock) };
     },
     receive(state, msg, ctx): StoryClusterReply {
       switch (msg.type) {
@@ -106,7 +164,7 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
           const touched = new Set<string>();
           for (const it of msg.items) {
             try {
-              const r = state.clusterer.add(it.article, it.hints ?? {});
+              const r = state.clusterer.add(it.article, it.hints ?? {}, it.story_id);
               results.push(r);
               if (r.via !== 'known') touched.add(r.storyId);
             } catch (err) {
@@ -130,6 +188,38 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
           ctx.schedule(sweepMs, { type: 'sweep' }, 'sweep');
           return { evicted };
         }
+        case 'catch-up': {
+          // read off the mailbox (a read of the window's rows must not hold up the asks), added in it;
+          // the result comes back as a timer, which reaches this actor only while it lives (a send
+          // after it stopped, its shard gone, would start it anew)
+          const { pass } = msg;
+          const from = state.storedSince;
+          void (async () => {
+            const clock = await cfg.store.now!();
+            const articles = await cfg.store.loadSince(ctx.now() - windowMs, from);
+            ctx.schedule<StoryClusterMsg>(0, { type: 'caught-up', pass, articles, storedSince: storedSinceOf(clock) }, 'caught-up');
+          })().catch((err: unknown) => {
+            ctx.log.warn({ err: describeError(err), pass }, 'story catch-up read failed; the next pass reads the same rows');
+            // after the last pass, that pass once more
+            if (catchUpAfterMs[pass + 1] !== undefined) scheduleCatchUp(pass + 1, ctx);
+            else ctx.schedule<StoryClusterMsg>(5_000, { type: 'catch-up', pass }, 'catch-up');
+          });
+          return undefined;
+        }
+        case 'caught-up': {
+          let added = 0;
+          for (const a of msg.articles) {
+            try {
+              if (state.clusterer.add(a.article, a.hints, a.story_id).via !== 'known') added++;
+            } catch {
+              // an article the clusterer cannot place was set aside when it was decided
+            }
+          }
+          state.storedSince = Math.max(state.storedSince, msg.storedSince);
+          if (added > 0) ctx.log.info({ added, pass: msg.pass }, 'story index caught up with articles stored after its replay');
+          scheduleCatchUp(msg.pass + 1, ctx);
+          return { added };
+        }
       }
     },
   });
@@ -137,5 +227,5 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
 
 /** Message type guard for routers. */
 export function isStoryClusterMsg(m: Message): m is StoryClusterMsg {
-  return m.type === 'add-batch' || m.type === 'get' || m.type === 'story-of' || m.type === 'sweep';
+  return m.type === 'add-batch' || m.type === 'get' || m.type === 'story-of' || m.type === 'sweep' || m.type === 'catch-up' || m.type === 'caught-up';
 }
