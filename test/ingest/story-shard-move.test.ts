@@ -1,6 +1,9 @@
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DedupIndex } from '../../src/actors/dedup/dedup-index.js';
-import { Decider, type Decided } from '../../src/actors/ingest/decide.js';
+import { DECISION_TTL_MS } from '../../src/actors/ingest/decision-time.js';
+import { Decider, type Decided, type DecideDeps } from '../../src/actors/ingest/decide.js';
+import { DedupOwner, type DedupOwnerMsg } from '../../src/actors/ingest/dedup-owner.js';
 import { SqlFingerprints } from '../../src/actors/ingest/fingerprints-sql.js';
 import { prepareBatch } from '../../src/actors/ingest/prepare.js';
 import { STORY_CLUSTER } from '../../src/actors/ingest/service.js';
@@ -9,8 +12,10 @@ import { BatchWriter, DecisionExpiredError } from '../../src/actors/ingest/write
 import { existingUrlHashes, originalsOf } from '../../src/actors/store/articles.js';
 import { addPublishers } from '../../src/actors/store/publishers.js';
 import { clusteredArticlesSince, databaseNow } from '../../src/actors/store/stories.js';
-import { DECISION_TTL_MS, storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type ClusterItem, type StoryClusterMsg } from '../../src/actors/stories/story-cluster.js';
+import { storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type ClusterItem, type StoryClusterMsg } from '../../src/actors/stories/story-cluster.js';
+import { silentLogger } from '../../src/runtime/log.js';
 import { ActorSystem } from '../../src/runtime/system.js';
+import { askVia, DEDUP_OWNER } from '../../src/roles/cluster.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
 import { until } from '../helpers/cluster-nodes.js';
 
@@ -38,6 +43,8 @@ const EVENTS = [
     'Dunmore Athletic completed the signing of striker Tomas Breuning for a club record fee on Friday, beating two rivals to the forward who scored 31 goals last season.'],
   ['Wildfire forces evacuation of villages near Castrenna',
     'Firefighters battled a wildfire that forced the evacuation of four villages near Castrenna overnight, as strong winds and dry conditions spread the flames across the hills, officials said.'],
+  ['Museum in Peldrath returns looted bronze statues to their temple',
+    'The national museum in Peldrath handed back six bronze statues looted from a hill temple in the 1970s, after a three-year inquiry traced them through dealers in two countries.'],
 ] as const;
 const event = (n: number) => ({ title: EVENTS[n - 1]![0], summary: EVENTS[n - 1]![1] });
 
@@ -77,11 +84,11 @@ describe('the story shard moving while batches it answered are being stored', { 
   }
 
   /** A process node: asks whichever actor `route.to` names, a slice of `slice` articles at a time. */
-  function processNode(route: { to: { add(items: ClusterItem[]): Promise<ClusterBatchReply> } }, slice = 10, now: () => number = Date.now): Decider {
+  function processNode(route: { to: { add(items: ClusterItem[]): Promise<ClusterBatchReply> } }, slice = 10, now: () => number = Date.now, dedupShard: DecideDeps['dedup'] = dedup): Decider {
     return new Decider({
       urls: { lookup: (hashes) => existingUrlHashes(db.sql, hashes) },
       originals: { lookup: (ids) => originalsOf(db.sql, ids) },
-      dedup,
+      dedup: dedupShard,
       clusterSlice: slice,
       now,
       cluster: (items) => route.to.add(items),
@@ -194,5 +201,33 @@ describe('the story shard moving while batches it answered are being stored', { 
     await late.write(again);
     p1.release(again);
     expect((await stored('wire-5')).get('wire-5')!.story_id).toBe(d.rows[0]!.story_id);
+  });
+
+  it('a new dedup shard owner catches up with fingerprints stored after its rebuild: a later copy is still a copy', async () => {
+    const story = { to: await owner() };
+    const dedupOwner = async (catchUpAfterMs: number[], lines?: string[]) => {
+      const system = new ActorSystem();
+      systems.push(system);
+      const log = lines ? pino({ level: 'info' }, { write: (l: string) => void lines.push(l) }) : silentLogger;
+      const o = new DedupOwner({ system, sql: db.sql, databaseUrl: db.url, partitions: 2, windowMs: 72 * 3_600_000, log, now: Date.now, expireEveryMs: 600_000, catchUpAfterMs });
+      await o.acquired();
+      return { owner: o, submit: (batch: Parameters<DecideDeps['dedup']['submit']>[0]) => askVia<Awaited<ReturnType<DecideDeps['dedup']['submit']>>, DedupOwnerMsg>(o, DEDUP_OWNER, { type: 'submit', batch: [...batch] }) };
+    };
+    const d1 = await dedupOwner([]);
+    const p1 = processNode(story, 10, Date.now, d1);
+    // the old dedup owner numbers the original; the shard moves and the new owner rebuilds before it is stored
+    const dx = await decide(p1, [raw('wire-6', 'wire', 0, event(6))]);
+    await d1.owner.released();
+    const lines: string[] = [];
+    const d2 = await dedupOwner([1_000, 2_000, 4_000], lines);
+    await store(p1, dx);
+    await until('the new dedup owner caught up', () => lines.some((l) => l.includes('dedup shard caught up')), 30_000, 50);
+    const p2 = processNode(story, 10, Date.now, d2);
+    const dy = await decide(p2, [raw('daily-6', 'daily', 30, event(6))]);
+    await store(p2, dy);
+    const r = await stored('wire-6', 'daily-6');
+    expect(r.get('daily-6')!.duplicate_of).toBe(r.get('wire-6')!.id);
+    expect(r.get('daily-6')!.story_id).toBe(r.get('wire-6')!.story_id);
+    await d2.owner.released();
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DECISION_TTL_MS } from '../../src/actors/ingest/decision-time.js';
 import type { ActorContext, Message } from '../../src/runtime/actor.js';
 import { silentLogger } from '../../src/runtime/log.js';
 import type { AddResult, StoryView } from '../../src/actors/stories/clusterer.js';
-import { DECISION_TTL_MS, MemoryStoryStore, storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type ClusterItem, type StoryClusterMsg, type StoryStore } from '../../src/actors/stories/story-cluster.js';
+import { MemoryStoryStore, storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type ClusterItem, type StoryClusterMsg, type StoryStore } from '../../src/actors/stories/story-cluster.js';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2024, 4, 1);

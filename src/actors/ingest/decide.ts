@@ -2,7 +2,8 @@ import type { DedupDecision, DedupInput, StoredFingerprint } from '../dedup/coor
 import type { ArticleRow, OriginalInfo, RefreshRow } from '../store/articles.js';
 import { storyRowOf, type StoryRow } from '../store/stories.js';
 import type { StorySummary } from '../stories/clusterer.js';
-import { DECISION_TTL_MS, type ClusterBatchReply, type ClusterItem } from '../stories/story-cluster.js';
+import type { ClusterBatchReply, ClusterItem } from '../stories/story-cluster.js';
+import { DECISION_TTL_MS } from './decision-time.js';
 import type { ThumbnailJob } from './thumbnails.js';
 import type { PreparedArticle, RejectedArticle } from './types.js';
 
@@ -84,9 +85,9 @@ export interface Decided {
    */
   originals: Map<string, OriginalInfo>;
   /**
-   * the batch must be stored before this instant (`now` of the deps) or be decided again: its
-   * stories were asked of the story actor from `DECISION_TTL_MS` before it, and a new owner of
-   * the story shard counts on no older decision being stored after that long (story-cluster.ts)
+   * the batch must be stored before this instant (`now` of the deps) or be decided again: the
+   * dedup and story shards were asked from `DECISION_TTL_MS` before it, and a new owner of either
+   * counts on no older decision being stored after that long (decision-time.ts)
    */
   storeBy: number;
 }
@@ -129,6 +130,8 @@ export class Decider {
       }
     });
 
+    // from before the first question to a shard (dedup, then stories): they answer after this
+    const storeBy = fresh.length > 0 ? this.now() + (this.d.decisionTtlMs ?? DECISION_TTL_MS) : Infinity;
     // near duplicates, in submission order
     const decisions = await this.d.dedup.submit(
       fresh.map((a) => ({ id: a.id, fp: { hi: a.hi, lo: a.lo, sketch: a.sketch, hasText: a.hasText, empty: a.empty, short: a.short }, publishedAt: Date.parse(a.published_at) })),
@@ -148,8 +151,6 @@ export class Decider {
     }));
     const results: ClusterBatchReply['results'] = [];
     const stories = new Map<string, StorySummary>();
-    // from before the first question: the story actor answers after this
-    const storeBy = items.length > 0 ? this.now() + (this.d.decisionTtlMs ?? DECISION_TTL_MS) : Infinity;
     for (let i = 0; i < items.length; i += this.slice) {
       if (i > 0) await new Promise((r) => setImmediate(r));
       const slice = items.length <= this.slice ? items : items.slice(i, i + this.slice);

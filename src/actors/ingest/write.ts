@@ -21,8 +21,8 @@ export interface Written {
 
 /**
  * A decided batch not stored within its decision's time (`Decided.storeBy`): its transaction is
- * rolled back and the batch decided again, so a story shard's new owner, which catches up with
- * what the old one answered only for that long, misses nothing (story-cluster.ts).
+ * rolled back and the batch decided again, so a dedup or story shard's new owner, which catches
+ * up with what the old one answered only for that long, misses nothing (decision-time.ts).
  */
 export class DecisionExpiredError extends NewsaggError {
   constructor(lateMs: number) {
@@ -120,8 +120,8 @@ export class BatchWriter {
       // in a savepoint: the record of a refusal must never cost the batch itself
       await q.tx((s) => recordRejected(s, records)).catch((err: unknown) => this.log.error({ err: describeError(err), count: records.length }, 'rejected articles not recorded'));
     }
-    // last, just before the commit: a decision past its time must not be stored (a new
-    // owner of the story shard may have replayed without it and stopped looking for it)
+    // last, just before the commit: a decision past its time must not be stored (a new owner
+    // of the dedup or story shard may have rebuilt without it and stopped looking for it)
     const late = this.now() - d.storeBy;
     if (late > 0) throw new DecisionExpiredError(late);
     return { rows: goneIds.size ? rows.filter((r) => !goneIds.has(r.id)) : rows, refreshed, stories, rejected };

@@ -3,6 +3,7 @@ import type { ArticleInput } from '../enrich/text.js';
 import { describeError } from '../../runtime/errors.js';
 import { StoryClusterer, type AddResult, type ClustererOptions, type StorySummary, type StoryView } from './clusterer.js';
 import type { ClusterHints } from './features.js';
+import { CATCH_UP_AFTER_MS, storedSince as storedSinceOf } from '../ingest/decision-time.js';
 
 /**
  * The StoryCluster actor: owns one cluster shard's active window (a `StoryClusterer`). What it
@@ -11,32 +12,17 @@ import type { ClusterHints } from './features.js';
  * nothing, and can live on another thread or node). `init` doubles as the reload hook: it replays
  * the articles of the active window from the store, each into the story it is stored in.
  *
- * Catching up after a replay. In a cluster the shard moves (its node died or lost NATS) and the
- * new owner replays the store; so does an actor restarted after a fault. Batches the previous
- * owner had already answered may still be on their way to the store then: the replay cannot see
- * them, and an index without them would let a later article of their events open a story of its
- * own. Such a batch is bounded in time: a process node stores a decided batch only while the
- * decision is younger than `DECISION_TTL_MS` (counted from before its first question to this
- * actor), else it decides it again, which asks the new owner. So after the replay the actor reads
- * the store again a few times (`catchUpAfterMs`, the last one past the TTL): each pass takes the
- * rows stored since the previous pass could have missed them (by the store's clock: a row
- * committed after a read began its transaction at most `DECISION_TTL_MS` plus a margin before the
- * read) and adds those it does not know, into their stored stories. After the last pass nothing
- * the old owner answered can still be stored. (A wire copy does not wait for this: the process
- * node names its original's story when it asks, see `ClusterItem.story_id`.)
+ * Catching up after a replay (see ../ingest/decision-time.ts). In a cluster the shard moves (its
+ * node died or lost NATS) and the new owner replays the store; so does an actor restarted after a
+ * fault. Batches the previous owner had already answered may still be on their way to the store
+ * then: the replay cannot see them, and an index without them would let a later article of their
+ * events open a story of its own. A process node stores a decided batch only within
+ * `DECISION_TTL_MS` of its first question, so after the replay the actor reads the store again a
+ * few times (`catchUpAfterMs`, the last past the TTL), each pass the rows stored since the
+ * previous read could have missed them, and adds those it does not know into their stored
+ * stories. (A wire copy does not wait for this: its process node names its original's story when
+ * it asks, see `ClusterItem.story_id`.)
  */
-
-/**
- * How long a decision of this actor may wait to be stored: a process node gives up a decided
- * batch not stored by then and decides it again (see the module comment).
- */
-export const DECISION_TTL_MS = 60_000;
-
-/** slack for the store's commit after the deadline check and for clock-rate differences */
-const CATCH_UP_MARGIN_MS = 5_000;
-
-/** when catch-up passes run after the replay: soon (late commits normally follow within a second), and once past the TTL */
-const CATCH_UP_AFTER_MS = [1_000, 5_000, 20_000, DECISION_TTL_MS + CATCH_UP_MARGIN_MS];
 
 /** One article as clustered, kept by the store so the window can be replayed. */
 export interface ClusteredArticle {
@@ -124,7 +110,7 @@ export interface StoryClusterConfig {
   clusterer?: ClustererOptions;
   /** how often idle stories are moved out of the window (default 10 min) */
   sweepMs?: number;
-  /** when catch-up passes run after the replay (ms after it; the last must come after `DECISION_TTL_MS`); [] = none */
+  /** when catch-up passes run after the replay (ms after it; default `CATCH_UP_AFTER_MS`, the last after `DECISION_TTL_MS`); [] = none */
   catchUpAfterMs?: readonly number[];
 }
 
@@ -135,8 +121,6 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
   const windowMs = cfg.clusterer?.windowMs ?? WINDOW_MS;
   const sweepMs = cfg.sweepMs ?? Math.min(600_000, Math.max(1_000, windowMs / 4));
   const catchUpAfterMs = cfg.store.now ? cfg.catchUpAfterMs ?? CATCH_UP_AFTER_MS : [];
-  /** the lower bound of the rows a pass must read, from the store's clock before the previous read */
-  const storedSinceOf = (clock: number): number => clock - DECISION_TTL_MS - CATCH_UP_MARGIN_MS;
   const scheduleCatchUp = (pass: number, ctx: ActorContext): void => {
     const at = catchUpAfterMs[pass];
     if (at === undefined) return;
