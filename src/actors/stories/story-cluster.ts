@@ -184,9 +184,8 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
             ctx.schedule<StoryClusterMsg>(0, { type: 'caught-up', pass, articles, storedSince: storedSinceOf(clock) }, 'caught-up');
           })().catch((err: unknown) => {
             ctx.log.warn({ err: describeError(err), pass }, 'story catch-up read failed; the next pass reads the same rows');
-            // after the last pass, that pass once more
-            if (catchUpAfterMs[pass + 1] !== undefined) scheduleCatchUp(pass + 1, ctx);
-            else ctx.schedule<StoryClusterMsg>(5_000, { type: 'catch-up', pass }, 'catch-up');
+            // the next pass from the same instant (after the last, that pass once more)
+            scheduleCatchUp(catchUpAfterMs[pass + 1] !== undefined ? pass + 1 : pass, ctx);
           });
           return undefined;
         }
