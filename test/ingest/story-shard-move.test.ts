@@ -45,6 +45,8 @@ const EVENTS = [
     'Firefighters battled a wildfire that forced the evacuation of four villages near Castrenna overnight, as strong winds and dry conditions spread the flames across the hills, officials said.'],
   ['Museum in Peldrath returns looted bronze statues to their temple',
     'The national museum in Peldrath handed back six bronze statues looted from a hill temple in the 1970s, after a three-year inquiry traced them through dealers in two countries.'],
+  ['Rail workers in Suvanto vote to strike over pay and night shifts',
+    'Members of the Suvanto rail union voted by a large majority to strike next month, saying a pay offer below inflation and longer night shifts left them no choice, the union said on Monday.'],
 ] as const;
 const event = (n: number) => ({ title: EVENTS[n - 1]![0], summary: EVENTS[n - 1]![1] });
 
@@ -84,13 +86,17 @@ describe('the story shard moving while batches it answered are being stored', { 
   }
 
   /** A process node: asks whichever actor `route.to` names, a slice of `slice` articles at a time. */
-  function processNode(route: { to: { add(items: ClusterItem[]): Promise<ClusterBatchReply> } }, slice = 10, now: () => number = Date.now, dedupShard: DecideDeps['dedup'] = dedup): Decider {
+  function processNode(
+    route: { to: { add(items: ClusterItem[]): Promise<ClusterBatchReply> } },
+    o: { slice?: number; now?: () => number; dedup?: DecideDeps['dedup']; originalWaitMs?: number } = {},
+  ): Decider {
     return new Decider({
       urls: { lookup: (hashes) => existingUrlHashes(db.sql, hashes) },
       originals: { lookup: (ids) => originalsOf(db.sql, ids) },
-      dedup: dedupShard,
-      clusterSlice: slice,
-      now,
+      dedup: o.dedup ?? dedup,
+      clusterSlice: o.slice ?? 10,
+      now: o.now ?? Date.now,
+      originalWaitMs: o.originalWaitMs ?? 0,
       cluster: (items) => route.to.add(items),
     });
   }
@@ -138,7 +144,7 @@ describe('the story shard moving while batches it answered are being stored', { 
         return route.to.add(items);
       },
     };
-    const p1 = processNode({ to: moving }, 1);
+    const p1 = processNode({ to: moving }, { slice: 1 });
     const d = await decide(p1, [raw('wire-2', 'wire', 0, event(2)), raw('herald-2', 'herald', 20, event(2))]);
     expect(asks).toBe(2);
     await store(p1, d);
@@ -159,6 +165,21 @@ describe('the story shard moving while batches it answered are being stored', { 
     const r = await stored('wire-3', 'gazette-3');
     expect(r.get('gazette-3')!.duplicate_of).toBe(r.get('wire-3')!.id);
     expect(r.get('gazette-3')!.story_id).toBe(r.get('wire-3')!.story_id);
+  });
+
+  it('a wire copy clustered while another process node is still storing its original waits for the original\'s story', async () => {
+    const route = { to: await owner() };
+    const p1 = processNode(route);
+    const p2 = processNode(route, { originalWaitMs: 30_000 });
+    const d1 = await decide(p1, [raw('wire-7', 'wire', 0, event(7))]);
+    route.to = await owner();
+    // the copy reaches the new owner before its original is stored, and waits for it
+    const copy = decide(p2, [raw('herald-7', 'herald', 30, event(7))]);
+    await store(p1, d1);
+    await store(p2, await copy);
+    const r = await stored('wire-7', 'herald-7');
+    expect(r.get('herald-7')!.duplicate_of).toBe(r.get('wire-7')!.id);
+    expect(r.get('herald-7')!.story_id).toBe(r.get('wire-7')!.story_id);
   });
 
   it('the new owner catches up with a batch stored after its replay: a later report of the event joins its story', async () => {
@@ -188,7 +209,7 @@ describe('the story shard moving while batches it answered are being stored', { 
   it('refuses to store a decision older than the decision time, so it is decided again', async () => {
     const clock = { now: Date.now() };
     const route = { to: await owner() };
-    const p1 = processNode(route, 10, () => clock.now);
+    const p1 = processNode(route, { now: () => clock.now });
     const late = new BatchWriter(db.sql, new SqlFingerprints(db.sql), undefined, () => clock.now);
     const d = await decide(p1, [raw('wire-5', 'wire', 0, event(5))]);
     clock.now += DECISION_TTL_MS + 1;
@@ -214,7 +235,7 @@ describe('the story shard moving while batches it answered are being stored', { 
       return { owner: o, submit: (batch: Parameters<DecideDeps['dedup']['submit']>[0]) => askVia<Awaited<ReturnType<DecideDeps['dedup']['submit']>>, DedupOwnerMsg>(o, DEDUP_OWNER, { type: 'submit', batch: [...batch] }) };
     };
     const d1 = await dedupOwner([]);
-    const p1 = processNode(story, 10, Date.now, d1);
+    const p1 = processNode(story, { dedup: d1 });
     // the old dedup owner numbers the original; the shard moves and the new owner rebuilds before it is stored
     const dx = await decide(p1, [raw('wire-6', 'wire', 0, event(6))]);
     await d1.owner.released();
@@ -222,7 +243,7 @@ describe('the story shard moving while batches it answered are being stored', { 
     const d2 = await dedupOwner([1_000, 2_000, 4_000], lines);
     await store(p1, dx);
     await until('the new dedup owner caught up', () => lines.some((l) => l.includes('dedup shard caught up')), 30_000, 50);
-    const p2 = processNode(story, 10, Date.now, d2);
+    const p2 = processNode(story, { dedup: d2 });
     const dy = await decide(p2, [raw('daily-6', 'daily', 30, event(6))]);
     await store(p2, dy);
     const r = await stored('wire-6', 'daily-6');

@@ -3,7 +3,7 @@ import { DECISION_TTL_MS } from '../../src/actors/ingest/decision-time.js';
 import type { ActorContext, Message } from '../../src/runtime/actor.js';
 import { silentLogger } from '../../src/runtime/log.js';
 import type { AddResult, StoryView } from '../../src/actors/stories/clusterer.js';
-import { MemoryStoryStore, storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type ClusterItem, type StoryClusterMsg, type StoryStore } from '../../src/actors/stories/story-cluster.js';
+import { MemoryStoryStore, ORIGINAL_UNKNOWN, storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type ClusterItem, type StoryClusterMsg, type StoryStore } from '../../src/actors/stories/story-cluster.js';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2024, 4, 1);
@@ -165,5 +165,17 @@ describe('story-cluster actor', () => {
     }, ctx)) as ClusterBatchReply;
     expect(reply.results.map((x) => (x as AddResult).storyId)).toEqual(['st_k1', 'st_k1']);
     expect(reply.results.map((x) => (x as AddResult).via)).toEqual(['duplicate', 'score']);
+
+    // a copy that waits for its original: not placed while the original is unknown here
+    const waiting = (await behaviour.receive(state, {
+      type: 'add-batch',
+      items: [
+        { article: article('m2', 'Ferry timetable agreed', 2, { duplicate_of: 'm1' }), await_original: true },
+        { article: article('k4', 'Bridge reopens after repairs', 2, { duplicate_of: 'k2' }), await_original: true },
+      ],
+    }, ctx)) as ClusterBatchReply;
+    expect(waiting.results[0]).toEqual({ error: { code: ORIGINAL_UNKNOWN, message: expect.any(String) } });
+    expect(waiting.results[1]).toMatchObject({ storyId: 'st_k1', via: 'duplicate' });
+    expect(await behaviour.receive(state, { type: 'story-of', article_id: 'm2' }, ctx)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import type { DedupDecision, DedupInput, StoredFingerprint } from '../dedup/coor
 import type { ArticleRow, OriginalInfo, RefreshRow } from '../store/articles.js';
 import { storyRowOf, type StoryRow } from '../store/stories.js';
 import type { StorySummary } from '../stories/clusterer.js';
-import type { ClusterBatchReply, ClusterItem } from '../stories/story-cluster.js';
+import { ORIGINAL_UNKNOWN, type ClusterBatchReply, type ClusterItem } from '../stories/story-cluster.js';
 import { DECISION_TTL_MS } from './decision-time.js';
 import type { ThumbnailJob } from './thumbnails.js';
 import type { PreparedArticle, RejectedArticle } from './types.js';
@@ -54,6 +54,13 @@ export interface DecideDeps {
   now?: () => number;
   /** how long a decision may wait to be stored (default `DECISION_TTL_MS`) */
   decisionTtlMs?: number;
+  /**
+   * how long a wire copy waits for its original's story when neither the story actor nor the
+   * store (nor this node's batches in flight) knows it: in a cluster the original may be in a
+   * batch another node is storing, decided by a previous owner of the story shard (default 0:
+   * not at all, the copy is clustered as the actor sees fit)
+   */
+  originalWaitMs?: number;
 }
 
 /** What became of one prepared article. */
@@ -151,6 +158,16 @@ export class Decider {
     }));
     const results: ClusterBatchReply['results'] = [];
     const stories = new Map<string, StorySummary>();
+    const waitMs = this.d.originalWaitMs ?? 0;
+    const ask = async (slice: ClusterItem[]): Promise<ClusterBatchReply['results']> => {
+      const reply = await this.d.cluster(slice);
+      reply.results.forEach((r, k) => {
+        if ('storyId' in r) originals.get(slice[k]!.article.id)!.story_id = r.storyId;
+      });
+      // a later slice's view of a story is the newer one
+      for (const s of reply.stories) stories.set(s.id, s);
+      return reply.results;
+    };
     for (let i = 0; i < items.length; i += this.slice) {
       if (i > 0) await new Promise((r) => setImmediate(r));
       const slice = items.length <= this.slice ? items : items.slice(i, i + this.slice);
@@ -160,14 +177,11 @@ export class Decider {
         const dup = it.article.duplicate_of;
         const s = dup ? originals.get(dup)?.story_id : undefined;
         if (s && !it.story_id) it.story_id = s;
+        // (an original in this batch is the actor's to place, whichever comes first)
+        if (dup && !it.story_id && waitMs > 0 && !originals.has(dup)) it.await_original = true;
       }
-      const reply = await this.d.cluster(slice);
-      reply.results.forEach((r, k) => {
-        results.push(r);
-        if ('storyId' in r) originals.get(slice[k]!.article.id)!.story_id = r.storyId;
-      });
-      // a later slice's view of a story is the newer one
-      for (const s of reply.stories) stories.set(s.id, s);
+      results.push(...(await ask(slice)));
+      if (waitMs > 0) await this.awaitOriginals(items, results, i, ask, waitMs);
     }
 
     const out: Decided = { outcomes: [], rows: [], refresh: [], stories: [], fingerprints: [], thumbnails: [], rejected: [...rejected], known: firstInBatch, originals, storeBy };
@@ -210,6 +224,45 @@ export class Decider {
     this.inFlight.push(firstInBatch);
     this.inFlightOriginals.push(originals);
     return out;
+  }
+
+  /**
+   * The copies of `items` from `from` on that the story actor answered `ORIGINAL_UNKNOWN`: their
+   * originals are looked up in the store again, with pauses, for up to `waitMs`, and the copies
+   * asked again, naming the story when it is found (the last time without waiting for it).
+   */
+  private async awaitOriginals(
+    items: ClusterItem[], results: ClusterBatchReply['results'], from: number, ask: (slice: ClusterItem[]) => Promise<ClusterBatchReply['results']>, waitMs: number,
+  ): Promise<void> {
+    const unknown = (): number[] => {
+      const at: number[] = [];
+      for (let k = from; k < results.length; k++) {
+        const r = results[k]!;
+        if ('error' in r && r.error.code === ORIGINAL_UNKNOWN) at.push(k);
+      }
+      return at;
+    };
+    let pending = unknown();
+    let waited = 0;
+    for (let pause = 100; pending.length > 0; pause = Math.min(pause * 2, 1_000)) {
+      const last = waited >= waitMs;
+      if (!last) {
+        const p = Math.min(pause, waitMs - waited);
+        await new Promise((r) => setTimeout(r, p));
+        waited += p;
+      }
+      const found = this.d.originals ? await this.d.originals.lookup(pending.map((k) => items[k]!.article.duplicate_of!)) : new Map<string, OriginalInfo>();
+      const again = pending.map((k) => {
+        const it = items[k]!;
+        const s = found.get(it.article.duplicate_of!)?.story_id;
+        if (s) it.story_id = s;
+        if (s || last) delete it.await_original;
+        return it;
+      });
+      const replies = await ask(again);
+      pending.forEach((k, j) => (results[k] = replies[j]!));
+      pending = unknown();
+    }
   }
 
   /**

@@ -146,6 +146,9 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
     dedup,
     // a few ms of clustering per ask: I/O callbacks (the previous batch's transaction, the API) run between
     clusterSlice: 10,
+    // in a cluster a copy's original may be in a batch another node is still storing, decided by
+    // a previous owner of the story shard: its story is looked for a little longer
+    ...(o.remote ? { originalWaitMs: 2_000 } : {}),
     cluster: o.remote?.cluster ?? ((items) => o.system.ask<ClusterBatchReply, StoryClusterMsg>(STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg, 120_000)),
   });
   const pipeline = new IngestPipeline({

@@ -71,7 +71,16 @@ export interface ClusterItem {
    * the shard moved after the original was clustered, and its copy must not open a story of its own)
    */
   story_id?: string;
+  /**
+   * a wire copy: when this actor does not know its original and no story is named, answer
+   * `ORIGINAL_UNKNOWN` instead of placing it (the caller looks for the original's story again: the
+   * original may be in a batch a previous owner of the shard decided, still on its way to the store)
+   */
+  await_original?: boolean;
 }
+
+/** The code of an `add-batch` result for a copy with `await_original` whose original is unknown here. */
+export const ORIGINAL_UNKNOWN = 'ORIGINAL_UNKNOWN';
 
 /** An article the clusterer could not place (an error in its code on hostile input): set aside, the others go on. */
 export interface ClusterFailure {
@@ -147,6 +156,11 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
           const results: (AddResult | ClusterFailure)[] = [];
           const touched = new Set<string>();
           for (const it of msg.items) {
+            const dup = it.article.duplicate_of;
+            if (it.await_original && dup && !it.story_id && state.clusterer.storyOf(dup) === undefined && state.clusterer.storyOf(it.article.id) === undefined) {
+              results.push({ error: { code: ORIGINAL_UNKNOWN, message: `the original ${dup} is not in this story index` } });
+              continue;
+            }
             try {
               const r = state.clusterer.add(it.article, it.hints ?? {}, it.story_id);
               results.push(r);
