@@ -181,7 +181,16 @@ export class Decider {
         if (dup && !it.story_id && waitMs > 0 && !originals.has(dup)) it.await_original = true;
       }
       results.push(...(await ask(slice)));
-      if (waitMs > 0) await this.awaitOriginals(items, results, i, ask, waitMs);
+      if (waitMs > 0) {
+        await this.awaitOriginals(items, results, i, ask, waitMs, (k, o) => {
+          // found late: the copy takes its original's category after all (as copyOriginals does)
+          const a = fresh[k]!;
+          if (!o.category) return;
+          a.category = o.category;
+          a.secondary_category = o.secondary_category !== o.category ? o.secondary_category : null;
+          Object.assign(originals.get(a.id)!, { category: a.category, secondary_category: a.secondary_category });
+        });
+      }
     }
 
     const out: Decided = { outcomes: [], rows: [], refresh: [], stories: [], fingerprints: [], thumbnails: [], rejected: [...rejected], known: firstInBatch, originals, storeBy };
@@ -233,6 +242,7 @@ export class Decider {
    */
   private async awaitOriginals(
     items: ClusterItem[], results: ClusterBatchReply['results'], from: number, ask: (slice: ClusterItem[]) => Promise<ClusterBatchReply['results']>, waitMs: number,
+    found: (k: number, original: OriginalInfo) => void,
   ): Promise<void> {
     const unknown = (): number[] => {
       const at: number[] = [];
@@ -251,11 +261,16 @@ export class Decider {
         await new Promise((r) => setTimeout(r, p));
         waited += p;
       }
-      const found = this.d.originals ? await this.d.originals.lookup(pending.map((k) => items[k]!.article.duplicate_of!)) : new Map<string, OriginalInfo>();
+      const stored = this.d.originals ? await this.d.originals.lookup(pending.map((k) => items[k]!.article.duplicate_of!)) : new Map<string, OriginalInfo>();
       const again = pending.map((k) => {
         const it = items[k]!;
-        const s = found.get(it.article.duplicate_of!)?.story_id;
-        if (s) it.story_id = s;
+        const o = stored.get(it.article.duplicate_of!);
+        const s = o?.story_id;
+        if (s) {
+          it.story_id = s;
+          found(k, o);
+          if (o.category && it.hints) it.hints.category = o.category;
+        }
         if (s || last) delete it.await_original;
         return it;
       });
