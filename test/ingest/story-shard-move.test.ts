@@ -20,18 +20,19 @@ import { scratchPostgres, type TestDb } from '../helpers/db.js';
 import { until } from '../helpers/cluster-nodes.js';
 
 /**
- * The story shard moving while batches the old owner answered are still on their way to the
- * store (issue 12 follow-up). Two story actors play the old owner A and the new owner B, each
- * in its own actor system, both replaying from one real PostgreSQL as a node's would; process
- * nodes are Deciders and BatchWriters, as a node's pipeline runs them. The cluster's NATS only
- * carries the asks between them, which here go straight to whichever actor owns the shard.
+ * The story (and dedup) shard moving while batches the old owner answered are still on their
+ * way to the store (issue 12 follow-up). Story actors and dedup owners play the old owner and
+ * the new one, each in its own actor system, rebuilding from one real PostgreSQL as a node's
+ * would; process nodes are Deciders and BatchWriters, as a node's pipeline runs them. The
+ * cluster's NATS only carries the asks between them, which here go straight to whichever owns
+ * the shard, so each case orders the move and the late commit exactly.
  */
 
 const NOW = Date.now();
 const at = (min: number) => new Date(NOW - 3 * 3_600_000 + min * 60_000).toISOString();
 const PUBLISHERS = ['wire', 'daily', 'herald', 'gazette'];
 
-/** five unrelated events (each test its own, so no story of an earlier test can take its articles) */
+/** unrelated events (each test its own, so no story of an earlier test can take its articles) */
 const EVENTS = [
   ['Harbour board of Qelmstead agrees ferry timetable after a long dispute over night crossings',
     'The harbour board of Qelmstead said night crossings would run from spring, with the union and operators agreeing to review staffing, fares and the winter schedule together.'],
@@ -54,7 +55,7 @@ function raw(id: string, publisher: string, min: number, text: { title: string; 
   return { id, url: `https://${publisher}.example/news/${id}`, ...text, publisher, published_at: at(min), publisher_country: 'GB' };
 }
 
-describe('the story shard moving while batches it answered are being stored', { timeout: 120_000 }, () => {
+describe('a shard moving while batches it answered are being stored', { timeout: 120_000 }, () => {
   let db: TestDb;
   let dedup: DedupIndex;
   let writer: BatchWriter;
