@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DECISION_TTL_MS } from '../../src/actors/ingest/decision-time.js';
 import type { ActorContext, Message } from '../../src/runtime/actor.js';
 import { silentLogger } from '../../src/runtime/log.js';
 import type { AddResult, StoryView } from '../../src/actors/stories/clusterer.js';
-import { MemoryStoryStore, storyClusterBehaviour, type ClusterBatchReply, type ClusterItem, type StoryClusterMsg } from '../../src/actors/stories/story-cluster.js';
+import { MemoryStoryStore, ORIGINAL_UNKNOWN, storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type ClusterItem, type StoryClusterMsg, type StoryStore } from '../../src/actors/stories/story-cluster.js';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2024, 4, 1);
@@ -96,5 +97,85 @@ describe('story-cluster actor', () => {
     expect(reply.results[1]).toMatchObject({ error: { code: expect.any(String) } });
     expect('storyId' in reply.results[0]!).toBe(true);
     expect('storyId' in reply.results[2]!).toBe(true);
+  });
+
+  it('after its replay reads the store again until past the decision time, adding late articles into their stored stories', async () => {
+    // the store's own clock, and rows with the instant their transaction began
+    const db = { now: 5_000_000 };
+    const rows: (ClusteredArticle & { storedAt: number })[] = [];
+    const reads: (number | undefined)[] = [];
+    const store: StoryStore = {
+      loadSince: (_since, storedSince) => {
+        reads.push(storedSince);
+        return rows.filter((r) => storedSince === undefined || r.storedAt >= storedSince);
+      },
+      now: () => db.now,
+    };
+    const stored = (id: string, story: string, title: string, storedAt: number) =>
+      rows.push({ article: article(id, title, 0), hints: {}, story_id: story, storedAt });
+    stored('e1', 'st_e1', 'Elephants recognise human voices, study finds', db.now - 1_000);
+    // filed by an earlier owner in a story named after another article: the replay keeps it there
+    stored('e2', 'st_e0', 'Study: elephants can tell human voices apart', db.now - 500);
+    const behaviour = storyClusterBehaviour({ store });
+    const { ctx, timers } = fakeContext({ now: T0 + H });
+    const state = await behaviour.init('0', ctx);
+    expect(reads).toEqual([undefined]);
+    expect(await behaviour.receive(state, { type: 'story-of', article_id: 'e2' }, ctx)).toBe('st_e0');
+    const replayClock = db.now;
+
+    // a batch the old owner answered is stored after the replay read
+    db.now += 800;
+    stored('late', 'st_late0', 'Parliament passes new budget', db.now - 300);
+    let elapsed = 0;
+    let added = 0;
+    for (let pass = 0; ; pass++) {
+      const t = timers.findLast((x) => x.msg.type === 'catch-up');
+      if (!t || (t.msg as StoryClusterMsg & { pass: number }).pass !== pass) break;
+      timers.length = 0;
+      elapsed += t.delay;
+      await behaviour.receive(state, t.msg as StoryClusterMsg, ctx);
+      await new Promise((r) => setImmediate(r));
+      const back = timers.find((x) => x.msg.type === 'caught-up')!;
+      timers.splice(timers.indexOf(back), 1);
+      added += ((await behaviour.receive(state, back.msg as StoryClusterMsg, ctx)) as { added: number }).added;
+      db.now += t.delay;
+    }
+    // each pass looks back past the decision time from the previous read; the last comes after it
+    expect(reads[1]).toBe(replayClock - DECISION_TTL_MS - 5_000);
+    expect(reads.length).toBeGreaterThan(2);
+    expect(elapsed).toBeGreaterThan(DECISION_TTL_MS);
+    expect(added).toBe(1);
+    expect(await behaviour.receive(state, { type: 'story-of', article_id: 'late' }, ctx)).toBe('st_late0');
+    // a later report of that event finds the story
+    const r = (await behaviour.receive(state, { type: 'add-batch', items: [{ article: article('n1', 'Parliament passes the new budget after long debate', 1) }] }, ctx)) as ClusterBatchReply;
+    expect((r.results[0] as AddResult).storyId).toBe('st_late0');
+  });
+
+  it('files an article with a named story there, opening it under that id when the window lacks it', async () => {
+    const behaviour = storyClusterBehaviour({ store: new MemoryStoryStore() });
+    const { ctx } = fakeContext({ now: T0 });
+    const state = await behaviour.init('0', ctx);
+    const reply = (await behaviour.receive(state, {
+      type: 'add-batch',
+      items: [
+        // a copy whose original the owner never saw, named with its original's story
+        { article: article('k2', 'Bridge reopens after repairs', 0, { duplicate_of: 'k1' }), story_id: 'st_k1' },
+        { article: article('k3', 'Bridge reopens after repairs', 1, { duplicate_of: 'k1' }) },
+      ],
+    }, ctx)) as ClusterBatchReply;
+    expect(reply.results.map((x) => (x as AddResult).storyId)).toEqual(['st_k1', 'st_k1']);
+    expect(reply.results.map((x) => (x as AddResult).via)).toEqual(['duplicate', 'score']);
+
+    // a copy that waits for its original: not placed while the original is unknown here
+    const waiting = (await behaviour.receive(state, {
+      type: 'add-batch',
+      items: [
+        { article: article('m2', 'Ferry timetable agreed', 2, { duplicate_of: 'm1' }), await_original: true },
+        { article: article('k4', 'Bridge reopens after repairs', 2, { duplicate_of: 'k2' }), await_original: true },
+      ],
+    }, ctx)) as ClusterBatchReply;
+    expect(waiting.results[0]).toEqual({ error: { code: ORIGINAL_UNKNOWN, message: expect.any(String) } });
+    expect(waiting.results[1]).toMatchObject({ storyId: 'st_k1', via: 'duplicate' });
+    expect(await behaviour.receive(state, { type: 'story-of', article_id: 'm2' }, ctx)).toBeNull();
   });
 });

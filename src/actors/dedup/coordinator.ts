@@ -96,6 +96,11 @@ export class DedupCoordinator {
     }
   }
 
+  /** Whether the facts of this handle are held (it was decided here, or restored). */
+  knows(handle: number): boolean {
+    return this.idOf(handle) !== undefined;
+  }
+
   /** Leaves `n` handles unused (a successor coordinator: handles a predecessor gave out for batches not yet stored stay unique). */
   skipHandles(n: number): void {
     this.nextHandle += n;

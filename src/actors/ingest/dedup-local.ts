@@ -1,4 +1,4 @@
-import { DedupCoordinator } from '../dedup/coordinator.js';
+import { DedupCoordinator, type StoredFingerprint } from '../dedup/coordinator.js';
 import { shardKey, type DedupItem, type DedupShardMessage, type DedupShardReply } from '../dedup/dedup-shard.js';
 import { block } from '../dedup/simhash.js';
 import type { Logger } from '../../runtime/log.js';
@@ -13,6 +13,11 @@ export interface LocalDedup {
   readonly coordinator: DedupCoordinator;
   /** ends the shards' worker (a later `openLocalDedup` rebuilds them from the store) */
   close(): Promise<void>;
+  /**
+   * adds stored fingerprints the coordinator does not know to it and to the shards (a new owner
+   * catching up with batches its predecessor decided, stored after the rebuild); returns how many
+   */
+  add(records: readonly StoredFingerprint[]): Promise<number>;
 }
 
 export interface LocalDedupOptions {
@@ -59,23 +64,24 @@ export async function openLocalDedup(o: LocalDedupOptions): Promise<LocalDedup> 
     o.partitions,
     { windowMs: o.windowMs },
   );
+  // records into the shards without lookup, each into its partition of every table
+  const fill = async (records: readonly DedupItem[]) => {
+    for (let t = 0; t < 4; t++) {
+      const byShard = new Map<number, DedupItem[]>();
+      for (const r of records) {
+        const part = block(r.hi, r.lo, t) % o.partitions;
+        let list = byShard.get(part);
+        if (!list) byShard.set(part, (list = []));
+        list.push(r);
+      }
+      for (const [part, items] of byShard) await o.system.ask(`dedup/${shardKey(t, part)}`, { type: 'rebuild', items } satisfies DedupShardMessage, 120_000);
+    }
+  };
   try {
     const stored = await fingerprints.loadAll(o.now() - o.windowMs);
     coordinator.restore(stored);
     if (o.handleGap) coordinator.skipHandles(o.handleGap);
     if (!o.databaseUrl) {
-      const fill = async (records: readonly DedupItem[]) => {
-        for (let t = 0; t < 4; t++) {
-          const byShard = new Map<number, DedupItem[]>();
-          for (const r of records) {
-            const part = block(r.hi, r.lo, t) % o.partitions;
-            let list = byShard.get(part);
-            if (!list) byShard.set(part, (list = []));
-            list.push(r);
-          }
-          for (const [part, items] of byShard) await o.system.ask(`dedup/${shardKey(t, part)}`, { type: 'rebuild', items } satisfies DedupShardMessage, 120_000);
-        }
-      };
       refill = fill(stored);
       await refill;
       group.onWorkerFailed = () => {
@@ -90,5 +96,15 @@ export async function openLocalDedup(o: LocalDedupOptions): Promise<LocalDedup> 
     await group.close().catch(() => undefined);
     throw err;
   }
-  return { coordinator, close: () => group.close() };
+  return {
+    coordinator,
+    close: () => group.close(),
+    async add(records) {
+      const fresh = records.filter((r) => !coordinator.knows(r.handle));
+      if (fresh.length === 0) return 0;
+      coordinator.restore(fresh);
+      await fill(fresh);
+      return fresh.length;
+    },
+  };
 }

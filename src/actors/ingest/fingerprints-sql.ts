@@ -60,6 +60,21 @@ export class SqlFingerprints implements FingerprintStore {
     return rows.map(toItem);
   }
 
+  /**
+   * Those inside the window whose article's transaction began at or after `storedSince` (the
+   * database's clock): what a new dedup owner catches up with after its rebuild.
+   */
+  async loadStoredSince(sinceMs: number, storedSince: number): Promise<StoredFingerprint[]> {
+    const { rows } = await this.sql.query<Row>(
+      `SELECT f.handle::text, f.article_id, f.root::text, f.hi, f.lo, (extract(epoch FROM f.published_at) * 1000)::bigint::text AS published_ms, f.sketch, f.has_text
+         FROM fingerprints f JOIN articles a ON a.id = f.article_id AND a.published_at >= $1
+        WHERE f.published_at >= $1 AND a.ingested_at >= $2
+        ORDER BY f.handle`,
+      [new Date(sinceMs).toISOString(), new Date(storedSince).toISOString()],
+    );
+    return rows.map(toItem);
+  }
+
   async load(blockIndex: number, partition: number, partitions: number, sinceMs: number): Promise<DedupItem[]> {
     const all = await this.loadAll(sinceMs);
     return all.filter((r) => block(r.hi, r.lo, blockIndex) % partitions === partition);

@@ -4,7 +4,7 @@ import type { Metrics } from '../../runtime/metrics.js';
 import type { Announcer } from './announce.js';
 import type { Decided, Decider } from './decide.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
-import type { BatchWriter, Written } from './write.js';
+import { DecisionExpiredError, type BatchWriter, type Written } from './write.js';
 
 export interface Prepared {
   ok: PreparedArticle[];
@@ -107,7 +107,8 @@ export class IngestPipeline {
         try {
           return await this.d.writer.write(d);
         } catch (err) {
-          if (attempt >= attempts) throw err;
+          // an expired decision stays expired: the batch goes back to be decided again
+          if (attempt >= attempts || err instanceof DecisionExpiredError) throw err;
           this.log.warn({ err: describeError(err), size: d.rows.length, attempt }, 'storing a batch failed; retrying');
           await new Promise((r) => setTimeout(r, wait));
           wait *= 2;

@@ -1,7 +1,7 @@
-import { articleLabels, existingUrlHashes } from '../store/articles.js';
+import { existingUrlHashes, originalsOf } from '../store/articles.js';
 import type { CachedStory } from '../store/feed-items.js';
 import { pruneRejected } from '../store/rejected.js';
-import { clusteredArticlesSince } from '../store/stories.js';
+import { clusteredArticlesSince, databaseNow } from '../store/stories.js';
 import { storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type StoryClusterMsg } from '../stories/story-cluster.js';
 import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
@@ -125,7 +125,11 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
   authorityReload.unref();
   o.system.register(
     storyClusterBehaviour({
-      store: { loadSince: async (since) => (await clusteredArticlesSince(o.sql, since)) as ClusteredArticle[] },
+      // after its replay the actor catches up with batches a previous owner decided (story-cluster.ts)
+      store: {
+        loadSince: async (since, storedSince) => (await clusteredArticlesSince(o.sql, since, storedSince)) as ClusteredArticle[],
+        now: () => databaseNow(o.sql),
+      },
       clusterer: { windowMs: activeWindowMs, lead: { authority: authority.get } },
     }),
   );
@@ -137,11 +141,14 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
 
   const decider = new Decider({
     urls: { lookup: (hashes) => existingUrlHashes(o.sql, hashes) },
-    // a wire copy of a stored article takes its category (one probe per original, copies only)
-    labels: { lookup: (ids) => articleLabels(o.sql, ids) },
+    // a wire copy of a stored article takes its category and joins its story (one probe per original, copies only)
+    originals: { lookup: (ids) => originalsOf(o.sql, ids) },
     dedup,
     // a few ms of clustering per ask: I/O callbacks (the previous batch's transaction, the API) run between
     clusterSlice: 10,
+    // in a cluster a copy's original may be in a batch another node is still storing, decided by
+    // a previous owner of the story shard: its story is looked for a little longer
+    ...(o.remote ? { originalWaitMs: 2_000 } : {}),
     cluster: o.remote?.cluster ?? ((items) => o.system.ask<ClusterBatchReply, StoryClusterMsg>(STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg, 120_000)),
   });
   const pipeline = new IngestPipeline({

@@ -2,7 +2,7 @@ import { ensurePartitionsFor, refreshArticles, upsertArticles, type ArticleRow, 
 import { storyScore } from '../store/feed-items.js';
 import { recordRejected, type RejectedRecord } from '../store/rejected.js';
 import { countStoryArticles, lockStories, upsertStories, type StoryRow } from '../store/stories.js';
-import { describeError } from '../../runtime/errors.js';
+import { describeError, NewsaggError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 import type { Decided } from './decide.js';
@@ -17,6 +17,17 @@ export interface Written {
   stories: StoryRow[];
   /** everything set aside: by the CPU stage, the clusterer, and the database */
   rejected: RejectedArticle[];
+}
+
+/**
+ * A decided batch not stored within its decision's time (`Decided.storeBy`): its transaction is
+ * rolled back and the batch decided again, so a dedup or story shard's new owner, which catches
+ * up with what the old one answered only for that long, misses nothing (decision-time.ts).
+ */
+export class DecisionExpiredError extends NewsaggError {
+  constructor(lateMs: number) {
+    super('DECISION_EXPIRED', `a decided batch was not stored in time (${lateMs} ms late): it is decided again`);
+  }
 }
 
 /**
@@ -47,6 +58,8 @@ export class BatchWriter {
     private readonly sql: Sql,
     private readonly fingerprints: SqlFingerprints,
     log?: Logger,
+    /** the clock of `Decided.storeBy` */
+    private readonly now: () => number = Date.now,
   ) {
     this.log = log ?? silentLogger;
   }
@@ -107,6 +120,10 @@ export class BatchWriter {
       // in a savepoint: the record of a refusal must never cost the batch itself
       await q.tx((s) => recordRejected(s, records)).catch((err: unknown) => this.log.error({ err: describeError(err), count: records.length }, 'rejected articles not recorded'));
     }
+    // last, just before the commit: a decision past its time must not be stored (a new owner
+    // of the dedup or story shard may have rebuilt without it and stopped looking for it)
+    const late = this.now() - d.storeBy;
+    if (late > 0) throw new DecisionExpiredError(late);
     return { rows: goneIds.size ? rows.filter((r) => !goneIds.has(r.id)) : rows, refreshed, stories, rejected };
   }
 }

@@ -5,7 +5,7 @@ import { warmUpEnrichment } from '../enrich/enrich.js';
 import { Decider, type KnownArticle } from '../ingest/decide.js';
 import { prepareBatch } from '../ingest/prepare.js';
 import type { RawArticle } from '../ingest/types.js';
-import type { ArticleLabels } from '../store/articles.js';
+import type { OriginalInfo } from '../store/articles.js';
 import { storyClusterBehaviour, type ClusterBatchReply, type ClusterItem, type StoryClusterState } from '../stories/story-cluster.js';
 import type { ActorContext } from '../../runtime/actor.js';
 import { describeError, NewsaggError } from '../../runtime/errors.js';
@@ -60,7 +60,7 @@ export class ProcessPipeline {
     private readonly decider: Decider,
     private readonly index: DedupIndex,
     private readonly urls: UrlIndex<KnownArticle & { seenAt: number }>,
-    private readonly labels: UrlIndex<ArticleLabels & { seenAt: number }>,
+    private readonly originals: UrlIndex<OriginalInfo & { seenAt: number }>,
     private readonly now: () => number,
   ) {}
 
@@ -68,19 +68,19 @@ export class ProcessPipeline {
     warmUpEnrichment();
     const index = await DedupIndex.create({ windowMs: opts.windowMs, partitions: opts.partitions });
     const urls = new UrlIndex<KnownArticle & { seenAt: number }>(opts.windowMs ?? DEFAULT_WINDOW_MS);
-    // the categories of remembered articles by id: a wire copy takes its original's
-    const labels = new UrlIndex<ArticleLabels & { seenAt: number }>(opts.windowMs ?? DEFAULT_WINDOW_MS);
+    // the categories and stories of remembered articles by id: a wire copy takes its original's
+    const originals = new UrlIndex<OriginalInfo & { seenAt: number }>(opts.windowMs ?? DEFAULT_WINDOW_MS);
     // the story actor's behaviour, driven directly; its clusterer keeps its window by the articles' time
     const stories = storyClusterBehaviour({ store: { loadSince: () => [] }, clusterer: opts.activeWindowMs ? { windowMs: opts.activeWindowMs } : {} });
     const ctx: ActorContext = { ...localContext('0', () => 0), self: 'story-cluster/0', kind: 'story-cluster', schedule: () => {} };
     const state: StoryClusterState = await stories.init('0', ctx);
     const decider = new Decider({
       urls: { lookup: (hashes) => new Map(hashes.flatMap((h) => { const k = urls.get(h); return k ? [[h, k] as const] : []; })) },
-      labels: { lookup: (ids) => new Map(ids.flatMap((id) => { const l = labels.get(id); return l ? [[id, l] as const] : []; })) },
+      originals: { lookup: (ids) => new Map(ids.flatMap((id) => { const l = originals.get(id); return l ? [[id, l] as const] : []; })) },
       dedup: index,
       cluster: async (items: ClusterItem[]) => stories.receive(state, { type: 'add-batch', items }, ctx) as ClusterBatchReply,
     });
-    return new ProcessPipeline(decider, index, urls, labels, opts.now ?? Date.now);
+    return new ProcessPipeline(decider, index, urls, originals, opts.now ?? Date.now);
   }
 
   /** Processes numbered lines; returns one result per line, in the same order. */
@@ -123,8 +123,8 @@ export class ProcessPipeline {
       for (const [hash, k] of d.known) {
         const seenAt = Date.parse(k.published_at);
         this.urls.set(hash, { ...k, seenAt });
-        const l = d.labels.get(k.id);
-        if (l) this.labels.set(k.id, { ...l, seenAt });
+        const l = d.originals.get(k.id);
+        if (l) this.originals.set(k.id, { ...l, seenAt });
       }
       this.decider.release(d);
       for (const o of d.outcomes) {
@@ -142,7 +142,7 @@ export class ProcessPipeline {
       this.lastExpire = this.watermark;
       await this.index.expire(this.watermark);
       this.urls.expire(this.watermark);
-      this.labels.expire(this.watermark);
+      this.originals.expire(this.watermark);
     }
     return results.map((r, i) => r ?? { line: lines[i]!.line, id: null, error: { code: 'INTERNAL', message: 'no result' } });
   }

@@ -169,16 +169,21 @@ export interface ArticleLabels {
   secondary_category: string | null;
 }
 
-/** The categories of stored articles by id (one index probe per id, as in `getArticles`); unknown ids are absent. */
-export async function articleLabels(sql: Sql, ids: readonly string[]): Promise<Map<string, ArticleLabels>> {
+/** What a wire copy takes from its original: its categories, and its story (null while not clustered). */
+export interface OriginalInfo extends ArticleLabels {
+  story_id: string | null;
+}
+
+/** The categories and stories of stored articles by id (one index probe per id, as in `getArticles`); unknown ids are absent. */
+export async function originalsOf(sql: Sql, ids: readonly string[]): Promise<Map<string, OriginalInfo>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await sql.query<ArticleLabels & { id: string }>(
-    `SELECT k.id, a.category, a.secondary_category
+  const { rows } = await sql.query<OriginalInfo & { id: string }>(
+    `SELECT k.id, a.category, a.secondary_category, a.story_id
        FROM unnest($1::text[]) AS k(id)
-       CROSS JOIN LATERAL (SELECT category, secondary_category FROM articles WHERE id = k.id ORDER BY published_at LIMIT 1) a`,
+       CROSS JOIN LATERAL (SELECT category, secondary_category, story_id FROM articles WHERE id = k.id ORDER BY published_at LIMIT 1) a`,
     [[...new Set(ids)]],
   );
-  return new Map(rows.map((r) => [r.id, { category: r.category, secondary_category: r.secondary_category }]));
+  return new Map(rows.map((r) => [r.id, { category: r.category, secondary_category: r.secondary_category, story_id: r.story_id }]));
 }
 
 /** The fields a republished entry refreshes in its stored row. */

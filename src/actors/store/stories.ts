@@ -212,9 +212,11 @@ export interface ReplayedArticle {
 /**
  * The clustered articles published since `since`, in the order they were decided (batches by
  * the time they were stored, then dedup handle), for the story actor to rebuild its window. A
- * wordless article has no fingerprint and comes after its batch's others.
+ * wordless article has no fingerprint and comes after its batch's others. With `storedSince`
+ * (the database's clock, as `databaseNow` reads it), only the articles whose transaction began
+ * at or after it (the story actor's catch-up after its replay).
  */
-export async function clusteredArticlesSince(sql: Sql, since: number): Promise<ReplayedArticle[]> {
+export async function clusteredArticlesSince(sql: Sql, since: number, storedSince?: number): Promise<ReplayedArticle[]> {
   const { rows } = await sql.query<{
     id: string; url: string; title: string; snippet: string | null; publisher_id: string; published_ms: string; language: string | null;
     duplicate_of: string | null; story_id: string; category: string | null; region: string | null; entities: unknown[]; places: string[];
@@ -222,9 +224,9 @@ export async function clusteredArticlesSince(sql: Sql, since: number): Promise<R
     `SELECT a.id, a.url, a.title, a.snippet, a.publisher_id, (extract(epoch FROM a.published_at) * 1000)::bigint::text AS published_ms,
             a.language, a.duplicate_of, a.story_id, a.category, a.region, a.entities, a.places
        FROM articles a LEFT JOIN fingerprints f ON f.article_id = a.id
-      WHERE a.published_at >= $1 AND a.story_id IS NOT NULL
+      WHERE a.published_at >= $1 AND a.story_id IS NOT NULL AND ($2::timestamptz IS NULL OR a.ingested_at >= $2)
       ORDER BY a.ingested_at, f.handle NULLS LAST, a.id`,
-    [new Date(since).toISOString()],
+    [new Date(since).toISOString(), storedSince === undefined ? null : new Date(storedSince).toISOString()],
   );
   return rows.map((r) => ({
     article: {
@@ -239,4 +241,10 @@ export async function clusteredArticlesSince(sql: Sql, since: number): Promise<R
     },
     story_id: r.story_id,
   }));
+}
+
+/** The database's clock (ms): the instant `ingested_at` of a transaction beginning now would carry, or later. */
+export async function databaseNow(sql: Sql): Promise<number> {
+  const { rows } = await sql.query<{ ms: string }>(`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint::text AS ms`);
+  return Number(rows[0]!.ms);
 }

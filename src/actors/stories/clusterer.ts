@@ -41,8 +41,11 @@ export interface StoryView {
 export interface AddResult {
   storyId: string;
   joined: boolean;
-  /** how the story was chosen ('known': the article was added before, nothing changed) */
-  via: 'new' | 'score' | 'duplicate' | 'known';
+  /**
+   * how the story was chosen ('known': the article was added before, nothing changed; 'placed':
+   * the caller named the story, as a replay of stored articles does)
+   */
+  via: 'new' | 'score' | 'duplicate' | 'placed' | 'known';
   score: number;
   leadChanged: boolean;
   leadArticleId: string;
@@ -160,8 +163,16 @@ export class StoryClusterer {
     return this.byId.size;
   }
 
-  /** Add one article (with its enrichment when available); returns the story it went to. */
-  add(a: ArticleInput, hints: ClusterHints = {}): AddResult {
+  /**
+   * Add one article (with its enrichment when available); returns the story it went to. `story`
+   * names the story it already belongs to, when that is known outside this index: an article
+   * replayed from the store (its stored story), or a wire copy whose original is stored or was
+   * clustered earlier (the original's story). It then goes there without being scored, and when
+   * the window does not hold that story (its articles are not replayed yet, or it left the
+   * window) the story is opened again under that id. Without it a duplicate follows its original
+   * when the index knows the original, and anything else is scored.
+   */
+  add(a: ArticleInput, hints: ClusterHints = {}, story?: string): AddResult {
     // added again (a batch decided but not stored, delivered once more): it stays where it is
     const known = this.articleStory.get(a.id);
     if (known) return { storyId: known.id, joined: true, via: 'known', score: 0, leadChanged: false, leadArticleId: known.lead.articleId, articleCount: known.n };
@@ -171,6 +182,11 @@ export class StoryClusterer {
     const f = articleFeatures(this.vocab, a, hints, this.clock);
     const category = hints.category ?? null;
 
+    if (story) {
+      const s = this.byId.get(story);
+      const via = a.duplicate_of ? 'duplicate' : 'placed';
+      return s ? this.join(s, a, f, hints, 1, via) : this.open(a, f, hints, 0, story, via);
+    }
     const original = a.duplicate_of ? this.articleStory.get(a.duplicate_of) : undefined;
     if (original) return this.join(original, a, f, hints, 1, 'duplicate');
 
@@ -268,13 +284,13 @@ export class StoryClusterer {
     return { articleId: a.id, publisher: a.publisher, time: f.time, depth, duplicate: !!a.duplicate_of, overlap, title: a.title };
   }
 
-  private open(a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number): AddResult {
+  private open(a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number, id = `st_${a.id}`, via: AddResult['via'] = 'new'): AddResult {
     const slot = this.slots.length;
     const catCounts: number[] = new Array<number>(CATEGORIES.length).fill(0);
     const ci = hints.category ? CATEGORIES.indexOf(hints.category as never) : -1;
     if (ci >= 0) catCounts[ci] = 1;
     const s: Story = {
-      slot, id: `st_${a.id}`, n: 1, publishers: [a.publisher], catCounts,
+      slot, id, n: 1, publishers: [a.publisher], catCounts,
       regionCounts: new Uint16Array(REGION_KEYS.length * 2),
       centroid: f.vec, centroidNorm: norm(f.vec), whatNorm: f.whatNorm, exemplars: [f.vec],
       entityIds: f.entityIds, personIds: f.personIds, placeIds: f.placeIds, leadTitleIds: f.titleIds,
@@ -296,7 +312,7 @@ export class StoryClusterer {
     this.byId.set(s.id, s);
     this.articleStory.set(a.id, s);
     this.post(s, f.salient);
-    return { storyId: s.id, joined: false, via: 'new', score, leadChanged: true, leadArticleId: a.id, articleCount: 1 };
+    return { storyId: s.id, joined: false, via, score, leadChanged: true, leadArticleId: a.id, articleCount: 1 };
   }
 
   /** whether `a` has a snippet or text (not only a headline) */
@@ -304,7 +320,7 @@ export class StoryClusterer {
     return (a.summary?.length ?? 0) + (a.text?.length ?? 0) >= (this.opts.snippetChars ?? 40);
   }
 
-  private join(s: Story, a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number, via: 'score' | 'duplicate', bodied = this.hasBody(a)): AddResult {
+  private join(s: Story, a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number, via: 'score' | 'duplicate' | 'placed', bodied = this.hasBody(a)): AddResult {
     s.n++;
     s.articleIds.push(a.id);
     this.articleStory.set(a.id, s);

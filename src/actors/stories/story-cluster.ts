@@ -3,14 +3,25 @@ import type { ArticleInput } from '../enrich/text.js';
 import { describeError } from '../../runtime/errors.js';
 import { StoryClusterer, type AddResult, type ClustererOptions, type StorySummary, type StoryView } from './clusterer.js';
 import type { ClusterHints } from './features.js';
+import { CATCH_UP_AFTER_MS, storedSince as storedSinceOf } from '../ingest/decision-time.js';
 
 /**
  * The StoryCluster actor: owns one cluster shard's active window (a `StoryClusterer`). What it
  * decides travels back in its replies: each article's story, and every story the message changed
  * as it stands afterwards, so the caller stores them with the articles (the actor writes
  * nothing, and can live on another thread or node). `init` doubles as the reload hook: it replays
- * the articles of the active window from the store, and because story ids derive from the
- * founding article, a restarted actor rebuilds the same stories.
+ * the articles of the active window from the store, each into the story it is stored in.
+ *
+ * Catching up after a replay (see ../ingest/decision-time.ts). In a cluster the shard moves (its
+ * node died or lost NATS) and the new owner replays the store; so does an actor restarted after a
+ * fault. Batches the previous owner had already answered may still be on their way to the store
+ * then: the replay cannot see them, and an index without them would let a later article of their
+ * events open a story of its own. A process node stores a decided batch only within
+ * `DECISION_TTL_MS` of its first question, so after the replay the actor reads the store again a
+ * few times (`catchUpAfterMs`, the last past the TTL), each pass the rows stored since the
+ * previous read could have missed them, and adds those it does not know into their stored
+ * stories. (A wire copy does not wait for this: its process node names its original's story when
+ * it asks, see `ClusterItem.story_id`.)
  */
 
 /** One article as clustered, kept by the store so the window can be replayed. */
@@ -22,8 +33,13 @@ export interface ClusteredArticle {
 
 /** Where the window is replayed from (the stored articles in a node; memory in tests). */
 export interface StoryStore {
-  /** clustered articles published at or after `since`, in the order they were added */
-  loadSince(since: number): Promise<ClusteredArticle[]> | ClusteredArticle[];
+  /**
+   * clustered articles published at or after `since`, in the order they were added; with
+   * `storedSince`, only those stored at or after that instant of the store's clock
+   */
+  loadSince(since: number, storedSince?: number): Promise<ClusteredArticle[]> | ClusteredArticle[];
+  /** the store's clock (ms); without it the actor does not catch up after its replay */
+  now?(): Promise<number> | number;
 }
 
 /** A store in memory (tests): the caller records what it clustered, as a node stores its rows. */
@@ -49,7 +65,22 @@ export class MemoryStoryStore implements StoryStore {
 export interface ClusterItem {
   article: ArticleInput;
   hints?: ClusterHints;
+  /**
+   * the story the article goes to without being scored: for a wire copy, its original's, as
+   * stored or as decided in an earlier batch or slice (the owner may not know the original when
+   * the shard moved after the original was clustered, and its copy must not open a story of its own)
+   */
+  story_id?: string;
+  /**
+   * a wire copy: when this actor does not know its original and no story is named, answer
+   * `ORIGINAL_UNKNOWN` instead of placing it (the caller looks for the original's story again: the
+   * original may be in a batch a previous owner of the shard decided, still on its way to the store)
+   */
+  await_original?: boolean;
 }
+
+/** The code of an `add-batch` result for a copy with `await_original` whose original is unknown here. */
+export const ORIGINAL_UNKNOWN = 'ORIGINAL_UNKNOWN';
 
 /** An article the clusterer could not place (an error in its code on hostile input): set aside, the others go on. */
 export interface ClusterFailure {
@@ -66,13 +97,21 @@ export type StoryClusterMsg =
   | { type: 'add-batch'; items: ClusterItem[] }
   | { type: 'get'; story_id: string }
   | { type: 'story-of'; article_id: string }
-  | { type: 'sweep' };
+  | { type: 'sweep' }
+  /** a catch-up pass (a timer): reads the store, then sends itself `caught-up` */
+  | { type: 'catch-up'; pass: number }
+  | { type: 'caught-up'; pass: number; articles: ClusteredArticle[]; storedSince: number };
 
-/** Replies, by request: add-batch -> ClusterBatchReply, get -> StoryView | null, story-of -> string | null, sweep -> {evicted}. */
-export type StoryClusterReply = ClusterBatchReply | StoryView | string | null | { evicted: number };
+/**
+ * Replies, by request: add-batch -> ClusterBatchReply, get -> StoryView | null, story-of -> string | null,
+ * sweep -> {evicted}, caught-up -> {added}.
+ */
+export type StoryClusterReply = ClusterBatchReply | StoryView | string | null | { evicted: number } | { added: number } | undefined;
 
 export interface StoryClusterState {
   clusterer: StoryClusterer;
+  /** the next catch-up pass reads rows stored since this instant of the store's clock */
+  storedSince: number;
 }
 
 export interface StoryClusterConfig {
@@ -80,6 +119,8 @@ export interface StoryClusterConfig {
   clusterer?: ClustererOptions;
   /** how often idle stories are moved out of the window (default 10 min) */
   sweepMs?: number;
+  /** when catch-up passes run after the replay (ms after it; default `CATCH_UP_AFTER_MS`, the last after `DECISION_TTL_MS`); [] = none */
+  catchUpAfterMs?: readonly number[];
 }
 
 const WINDOW_MS = 48 * 3_600_000;
@@ -88,6 +129,12 @@ const WINDOW_MS = 48 * 3_600_000;
 export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryClusterState, StoryClusterMsg> {
   const windowMs = cfg.clusterer?.windowMs ?? WINDOW_MS;
   const sweepMs = cfg.sweepMs ?? Math.min(600_000, Math.max(1_000, windowMs / 4));
+  const catchUpAfterMs = cfg.store.now ? cfg.catchUpAfterMs ?? CATCH_UP_AFTER_MS : [];
+  const scheduleCatchUp = (pass: number, ctx: ActorContext): void => {
+    const at = catchUpAfterMs[pass];
+    if (at === undefined) return;
+    ctx.schedule(Math.max(0, at - (pass > 0 ? catchUpAfterMs[pass - 1]! : 0)), { type: 'catch-up', pass }, 'catch-up');
+  };
 
   return defineBehaviour<StoryClusterState, StoryClusterMsg>({
     kind: 'story-cluster',
@@ -95,9 +142,13 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
     async init(_key: string, ctx: ActorContext): Promise<StoryClusterState> {
       // archived stories need no keeping: they were stored as they stood when last changed
       const clusterer = new StoryClusterer({ ...cfg.clusterer, keepArchive: false });
-      for (const a of await cfg.store.loadSince(ctx.now() - windowMs)) clusterer.add(a.article, a.hints);
+      // the store's clock before the replay's read: what a catch-up pass must look back to
+      const clock = catchUpAfterMs.length > 0 ? await cfg.store.now!() : 0;
+      // each article into the story it is stored in (re-scoring could file it elsewhere than its row says)
+      for (const a of await cfg.store.loadSince(ctx.now() - windowMs)) clusterer.add(a.article, a.hints, a.story_id);
       ctx.schedule(sweepMs, { type: 'sweep' }, 'sweep');
-      return { clusterer };
+      scheduleCatchUp(0, ctx);
+      return { clusterer, storedSince: storedSinceOf(clock) };
     },
     receive(state, msg, ctx): StoryClusterReply {
       switch (msg.type) {
@@ -105,8 +156,13 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
           const results: (AddResult | ClusterFailure)[] = [];
           const touched = new Set<string>();
           for (const it of msg.items) {
+            const dup = it.article.duplicate_of;
+            if (it.await_original && dup && !it.story_id && state.clusterer.storyOf(dup) === undefined && state.clusterer.storyOf(it.article.id) === undefined) {
+              results.push({ error: { code: ORIGINAL_UNKNOWN, message: `the original ${dup} is not in this story index` } });
+              continue;
+            }
             try {
-              const r = state.clusterer.add(it.article, it.hints ?? {});
+              const r = state.clusterer.add(it.article, it.hints ?? {}, it.story_id);
               results.push(r);
               if (r.via !== 'known') touched.add(r.storyId);
             } catch (err) {
@@ -130,6 +186,37 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
           ctx.schedule(sweepMs, { type: 'sweep' }, 'sweep');
           return { evicted };
         }
+        case 'catch-up': {
+          // read off the mailbox (a read of the window's rows must not hold up the asks), added in it;
+          // the result comes back as a timer, which reaches this actor only while it lives (a send
+          // after it stopped, its shard gone, would start it anew)
+          const { pass } = msg;
+          const from = state.storedSince;
+          void (async () => {
+            const clock = await cfg.store.now!();
+            const articles = await cfg.store.loadSince(ctx.now() - windowMs, from);
+            ctx.schedule<StoryClusterMsg>(0, { type: 'caught-up', pass, articles, storedSince: storedSinceOf(clock) }, 'caught-up');
+          })().catch((err: unknown) => {
+            ctx.log.warn({ err: describeError(err), pass }, 'story catch-up read failed; the next pass reads the same rows');
+            // the next pass from the same instant (after the last, that pass once more)
+            scheduleCatchUp(catchUpAfterMs[pass + 1] !== undefined ? pass + 1 : pass, ctx);
+          });
+          return undefined;
+        }
+        case 'caught-up': {
+          let added = 0;
+          for (const a of msg.articles) {
+            try {
+              if (state.clusterer.add(a.article, a.hints, a.story_id).via !== 'known') added++;
+            } catch {
+              // an article the clusterer cannot place was set aside when it was decided
+            }
+          }
+          state.storedSince = Math.max(state.storedSince, msg.storedSince);
+          if (added > 0) ctx.log.info({ added, pass: msg.pass }, 'story index caught up with articles stored after its replay');
+          scheduleCatchUp(msg.pass + 1, ctx);
+          return { added };
+        }
       }
     },
   });
@@ -137,5 +224,5 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
 
 /** Message type guard for routers. */
 export function isStoryClusterMsg(m: Message): m is StoryClusterMsg {
-  return m.type === 'add-batch' || m.type === 'get' || m.type === 'story-of' || m.type === 'sweep';
+  return m.type === 'add-batch' || m.type === 'get' || m.type === 'story-of' || m.type === 'sweep' || m.type === 'catch-up' || m.type === 'caught-up';
 }
