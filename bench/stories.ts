@@ -92,7 +92,7 @@ export function ecbPlus(dir: string): Labelled[] {
 
 const hintCache = new Map<string, ClusterHints>();
 
-function clusterF1(items: Labelled[]): { f1: number; p: number; r: number } {
+export function clusterF1(items: Labelled[]): { f1: number; p: number; r: number } {
   const c = new StoryClusterer();
   const pred = items.map((it) => {
     let h = hintCache.get(it.article.id);
