@@ -14,6 +14,12 @@ describe('kinds of happening', () => {
     ['storm capsizes ferry', 'ferry sank in the storm', true],
     ['explosion at chemical plant', 'earthquake strikes', false],
     ['ministers agree budget', 'a building collapse', true], // one names no kind: no disagreement
+    ['protests over pension cuts spread', 'floods leave 34 dead', false],
+    ['voters head to the polls', 'thousands rally against fuel prices', false],
+    ['protesters reject the election result', 'voters head to the polls', true], // names both
+    ['dock workers strike over pay', 'protesters march on parliament', true], // a strike brings marches
+    ['outbreak of cholera reported', 'storm batters the coast', false],
+    ['film awards: the full list of winners', 'ferry capsizing kills 12', false],
     ['', '', true],
   ])('%s / %s agree: %s', (a, b, agree) => {
     expect(kindsAgree(kinds(a), kinds(b))).toBe(agree);

@@ -19,6 +19,11 @@ const KINDS: Record<string, string[]> = {
   train: ['train', 'trains', 'derailment', 'derailed', 'derails'],
   plane: ['airliner', 'aircraft'],
   blast: ['explosion', 'explosions', 'blast', 'blasts', 'exploded'],
+  protest: ['protest', 'protests', 'protesters', 'protestors', 'protested', 'demonstrators', 'demonstration', 'demonstrations', 'marches', 'marchers', 'marched', 'rally', 'rallies', 'riot', 'riots'],
+  election: ['election', 'elections', 'electoral', 'voters', 'polls', 'ballot', 'ballots', 'turnout', 'runoff', 'referendum'],
+  outbreak: ['outbreak', 'outbreaks', 'epidemic', 'pandemic', 'cholera', 'measles', 'ebola', 'dengue', 'mpox', 'infections'],
+  strike: ['strike', 'strikers', 'walkout', 'walkouts', 'stoppage'],
+  awards: ['awards', 'award', 'prize', 'prizes', 'oscars', 'grammys', 'nominations', 'nominees'],
 };
 
 /** kinds one event often brings together (either way round) */
@@ -26,6 +31,7 @@ const TOGETHER: [string, string][] = [
   ['quake', 'collapse'], ['quake', 'fire'], ['quake', 'flood'], ['storm', 'flood'], ['storm', 'collapse'], ['storm', 'capsize'],
   ['storm', 'fire'], ['flood', 'collapse'], ['flood', 'capsize'], ['blast', 'fire'], ['blast', 'collapse'],
   ['plane', 'fire'], ['train', 'fire'], ['bus', 'fire'],
+  ['strike', 'protest'],
 ];
 
 const NAMES = Object.keys(KINDS);

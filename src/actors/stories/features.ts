@@ -64,6 +64,8 @@ const TITLE_WEIGHT = 2;
 const ENTITY_WEIGHT = 2.5;
 const PLACE_WEIGHT = 1.5;
 const TEXT_CHARS = 1500;
+/** below this much snippet and text an article is a bare headline (the clusterer's default snippetChars) */
+const BARE_CHARS = 40;
 /** entity keys in more than this share of documents do not identify a story */
 const RARE_ENTITY_SHARE = 0.005;
 /** "what" terms per article counted towards its story's theme */
@@ -151,12 +153,25 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     }
   }
   for (const p of hints.places ?? []) placeIdList.push(vocab.id('p:' + p));
+  // A bare headline's words are few, so a country it only implies through a city ("Houston" ->
+  // US) would be a large part of its vector: two headlines of two US cities met on it alone (a
+  // storm in Houston joined a ferry capsizing in Atlanta). Its vector keeps the countries it
+  // names (or names by alias or demonym); the conflicts still read every place.
+  let vecPlaceIds = placeIdList;
+  if ((a.summary?.length ?? 0) + (a.text?.length ?? 0) < BARE_CHARS && placeIdList.length > 0) {
+    vecPlaceIds = [];
+    for (const e of hints.entities ?? []) {
+      if (e.type !== 'place') continue;
+      const ph = g.phrases.get(e.name);
+      if (ph && ph.kind !== 'city' && (hints.places ?? []).includes(ph.code)) vecPlaceIds.push(vocab.id('p:' + ph.code));
+    }
+  }
 
   // Weighting: tf (dampened) x idf, entity and place keys get fixed boosts.
   const raw = new Map<number, number>();
   for (const [id, f] of tf) raw.set(id, (1 + Math.log(f)) * vocab.idf(id));
   for (const id of entityIdList) raw.set(id, (raw.get(id) ?? 0) + ENTITY_WEIGHT * vocab.idf(id));
-  for (const id of placeIdList) raw.set(id, (raw.get(id) ?? 0) + PLACE_WEIGHT * vocab.idf(id));
+  for (const id of new Set(vecPlaceIds)) raw.set(id, (raw.get(id) ?? 0) + PLACE_WEIGHT * vocab.idf(id));
   const vec = toVec(raw, VEC_TERMS);
 
   // Salient: heaviest terms that are not everywhere (after 500 docs, skip terms in > 4 %).
