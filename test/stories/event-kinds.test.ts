@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kindOf, kindsAgree } from '../../src/actors/stories/event-kinds.js';
+import { kindOf, kindsAgree, sameDisaster } from '../../src/actors/stories/event-kinds.js';
 import { tokenize } from '../../src/actors/enrich/text.js';
 
 const kinds = (text: string): number => tokenize(text).reduce((m, t) => m | kindOf(t), 0);
@@ -24,5 +24,17 @@ describe('kinds of happening', () => {
   ])('%s / %s agree: %s', (a, b, agree) => {
     expect(kindsAgree(kinds(a), kinds(b))).toBe(agree);
     expect(kindsAgree(kinds(b), kinds(a))).toBe(agree);
+  });
+});
+
+describe('the same disaster', () => {
+  it.each<[string, string, boolean]>([
+    ['survivors describe the earthquake', 'quake death toll climbs', true],
+    ['storm batters the coast', 'floods after the storm', true],
+    ['storm batters the coast', 'floods swamp the city', false], // kinds that go together, not one kind
+    ['thousands march against fuel prices', 'police and protesters clash', false], // not a disaster
+    ['quake strikes', 'ministers agree budget', false],
+  ])('%s / %s: %s', (a, b, same) => {
+    expect(sameDisaster(kinds(a), kinds(b))).toBe(same);
   });
 });

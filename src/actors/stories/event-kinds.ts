@@ -41,6 +41,14 @@ for (const [k, words] of Object.entries(KINDS)) for (const w of words) KIND_OF.s
 /** per kind bit: itself and the kinds it goes with */
 const AGREES = NAMES.map((k) => TOGETHER.reduce((m, [x, y]) => (x === k ? m | BIT.get(y)! : y === k ? m | BIT.get(x)! : m), BIT.get(k)!));
 
+/** kinds of disaster and accident: one city rarely has two of one kind within days */
+const DISASTERS = ['quake', 'flood', 'fire', 'storm', 'collapse', 'capsize', 'bus', 'train', 'plane', 'blast'].reduce((m, k) => m | BIT.get(k)!, 0);
+
+/** Whether both masks name one kind of disaster (the same one, not merely kinds that go together). */
+export function sameDisaster(a: number, b: number): boolean {
+  return (a & b & DISASTERS) !== 0;
+}
+
 /** Bit mask of the kind a lower-cased token names (0: none). */
 export function kindOf(token: string): number {
   return KIND_OF.get(token) ?? 0;

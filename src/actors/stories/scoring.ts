@@ -1,5 +1,5 @@
 import { overlap, type ClusterFeatures } from './features.js';
-import { kindsAgree } from './event-kinds.js';
+import { kindsAgree, sameDisaster } from './event-kinds.js';
 import { dot, type SparseVec } from './vectors.js';
 
 /**
@@ -103,6 +103,11 @@ export interface ScoreWeights {
   themeFloor: number;
   /** penalty when the article and the story name kinds of happening and none agree (absent: 0) */
   kindConflict?: number;
+  /**
+   * bonus when the article names the kind of disaster the story is about (a quake, a flood, a
+   * ferry capsizing; not merely kinds that go together) and the city at its core (absent: 0)
+   */
+  sameDisasterBonus?: number;
   /** discount of similarity to a single member against similarity to the centroid */
   exemplar: number;
   /** time scale of the proximity term, ms */
@@ -181,6 +186,7 @@ export const HEADLINE_IN_BODIED_WEIGHTS: ScoreWeights = {
   coreEntityConflict: 0.3,
   corePlaceConflict: 0.6,
   coreCityConflict: 0.6,
+  sameDisasterBonus: 0.3,
 };
 
 /**
@@ -211,6 +217,7 @@ export const TEXT_WEIGHTS: ScoreWeights = {
   exemplar: 0.85,
   timeScaleMs: 36 * 3_600_000,
   threshold: 0.34,
+  sameDisasterBonus: 0.3,
 };
 
 /**
@@ -323,6 +330,9 @@ export function scoreStory(a: ClusterFeatures, category: string | null, s: Story
   if (w.themeConflict > 0 && s.themeIds.length > 0 && themeShare(a, s, dense) < w.themeFloor) conflict += w.themeConflict;
   if ((w.kindConflict ?? 0) > 0 && !kindsAgree(a.kinds, s.kinds ?? 0)) conflict += w.kindConflict!;
   const cat = category !== null && category === s.category ? 1 : 0;
+  // one kind of disaster in the city the story is about: the same disaster, however differently
+  // its reports are written (survivors' stories, a death toll, rescue teams); a bonus, so conflicts still count
+  if ((w.sameDisasterBonus ?? 0) > 0 && a.cityIds.length > 0 && sameDisaster(a.kinds, s.kinds ?? 0) && overlap(a.cityIds, s.coreCityIds) > 0) conflict -= w.sameDisasterBonus!;
   const rest = w.entities * entities + w.headline * headline + w.time * time + w.category * cat - conflict;
   // both vectors are unit length: no cosine exceeds 1 (and exemplars count at most w.exemplar <= 1)
   if (w.content * Math.max(1, w.exemplar) + rest <= floor) return PRUNED;
