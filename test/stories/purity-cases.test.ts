@@ -209,3 +209,86 @@ describe('a bare headline joins a story only when what happened agrees', () => {
     expect(b).toBe(a);
   });
 });
+
+/**
+ * Headlines written alike about another who or where (issue 14: a "Tickets for Ibarorsen tour
+ * resell ..." story held "Whitetti" tour headlines). The same words with other names, neither
+ * text mentioning the other's, are another event; a name in common, or the same event told in
+ * other words, still joins.
+ */
+describe('the same words about another who or where are another event', () => {
+  type Item = [event: string, title: string, summary: string];
+  const cases: [string, Item[]][] = [
+    ['two tours whose headlines differ by one made-up name, with snippets', [
+      ['ibarorsen', 'Tickets for Ibarorsen tour resell for $3 billion', 'Tickets for Ibarorsen\'s tour sold out within minutes, promoter Velmark Live said, as fans in the United States queued online.'],
+      ['ibarorsen', 'Ibarorsen adds Chicago dates to tour', 'Singer Ibarorsen announced a world tour of 40 dates on Monday, ending with two shows in Chicago.'],
+      ['whitetti', 'Tickets for Whitetti tour resell for $67 million', 'Tickets for Whitetti\'s tour sold out within minutes, promoter Orbline Events said, as fans in the United States queued online.'],
+      ['ibarorsen', 'Ibarorsen tour sells out in minutes', 'Tickets for Ibarorsen\'s tour sold out within minutes, promoter Velmark Live said.'],
+      ['whitetti', 'Whitetti tour sells out in minutes', 'Tickets for Whitetti\'s tour sold out within minutes, promoter Orbline Events said.'],
+    ]],
+    ['two tours of real singers, written alike', [
+      ['swift', 'Taylor Swift tour tickets resell for thousands', 'Tickets for Taylor Swift\'s stadium tour are reselling for thousands of dollars after selling out within minutes, fans said.'],
+      ['beyonce', 'Beyonce tour tickets resell for thousands', 'Tickets for Beyonce\'s stadium tour are reselling for thousands of dollars after selling out within minutes, fans said.'],
+      ['swift', 'Swift adds London dates to sold-out tour', 'Taylor Swift added three London dates to her stadium tour after tickets sold out within minutes.'],
+      ['beyonce', 'Beyonce adds Paris dates as tour sells out', 'Beyonce added two Paris dates to her stadium tour after tickets sold out within minutes.'],
+    ]],
+    ['two elections told alike, told apart by who won', [
+      ['thoraldo', 'Thoraldo claims victory in the United States election', 'Opposition leader Ines Thoraldo claimed victory in the United States\' general election on Sunday as early results gave the Rosswick Coalition a lead.'],
+      ['eberton', 'Eberton claims victory in the United States election', 'Prime minister Amal Eberton claimed victory in the United States\' general election on Sunday as early results gave the Nimstone Party a clear lead.'],
+      ['thoraldo', 'Rosswick Coalition wins most seats in the United States vote', 'Opposition leader Ines Thoraldo claimed victory as the Rosswick Coalition won most seats, early results showed.'],
+      ['eberton', 'Nimstone Party wins most seats in the United States vote', 'Prime minister Amal Eberton claimed victory as the Nimstone Party won most seats, early results showed.'],
+    ]],
+    ['three elections told alike, told apart by where', [
+      ['chicago', 'Early results show tight race in Chicago mayoral vote', 'Early results in Chicago\'s mayoral election showed Mayor Dana Pemnick narrowly ahead of her challenger, the election board said.'],
+      ['atlanta', 'Early results show tight race in Atlanta mayoral vote', 'Early results in Atlanta\'s mayoral election showed former mayor Esther Aberhardt narrowly ahead of her challenger, the election board said.'],
+      ['houston', 'Early results show tight race in Houston mayoral vote', 'Early results in Houston\'s mayoral election showed Mayor Jesston narrowly ahead of his challenger, the election board said.'],
+      ['chicago', 'Pemnick claims victory in Chicago mayoral election', 'Mayor Dana Pemnick claimed victory in Chicago\'s mayoral election on Tuesday night, the election board said.'],
+      ['atlanta', 'Aberhardt claims victory in Atlanta mayoral election', 'Former mayor Esther Aberhardt claimed victory in Atlanta\'s mayoral election on Tuesday night, the election board said.'],
+    ]],
+  ];
+  it.each(cases)('%s: one story per event', (_name, reports) => {
+    const c = clusterer();
+    const storyOf = new Map<string, Set<string>>();
+    reports.forEach(([event, title, summary], i) => {
+      const id = feed(c, art(title, summary, i * 0.5));
+      storyOf.set(event, (storyOf.get(event) ?? new Set()).add(id));
+    });
+    const events = [...storyOf.keys()];
+    for (let a = 0; a < events.length; a++) {
+      for (let b = a + 1; b < events.length; b++) {
+        const shared = [...storyOf.get(events[a]!)!].filter((s) => storyOf.get(events[b]!)!.has(s));
+        expect(shared, `${events[a]} and ${events[b]}`).toEqual([]);
+      }
+    }
+    // each event's reports meet: one story per event
+    for (const [event, ids] of storyOf) expect(ids.size, event).toBe(1);
+  });
+
+  // news sitemaps: headlines without snippets, against a story the feeds tell and against one of
+  // headlines only
+  it.each<[string, Item[], [title: string, event: string][]]>([
+    ['a bare headline of another tour against a story told with snippets', [
+      ['ibarorsen', 'Tickets for Ibarorsen tour resell for $3 billion', 'Tickets for Ibarorsen\'s tour sold out within minutes, promoter Velmark Live said, as fans in the United States queued online.'],
+      ['ibarorsen', 'Ibarorsen adds Chicago dates to tour', 'Singer Ibarorsen announced a world tour of 40 dates on Monday, ending with two shows in Chicago.'],
+    ], [['Brenton tour sells out in minutes', 'brenton'], ['Tickets for Whitetti tour resell for $67 million', 'whitetti'], ['Ibarorsen tour sells out in minutes', 'ibarorsen']]],
+    ['summits told alike in other cities, headlines only', [
+      ['delhi', 'Delhi summit ends with pledge on trade corridors', ''],
+      ['delhi', 'Delhi summit: leaders pledge new trade corridors', ''],
+    ], [['Milan summit ends with pledge on trade corridors', 'milan'], ['Valencia summit ends with pledge on trade corridors', 'valencia'], ['Delhi summit ends with pledge on trade corridors | The Lagos Ledger', 'delhi']]],
+    ['another company\'s fine, headlines only', [
+      ['halmora', 'Regulators fine Halmora Networks $41 million over app store rules', ''],
+    ], [['Regulators fine Hallon Networks $21 billion over app store rules', 'hallon'], ['Halmora Networks to appeal $41 million app store fine', 'halmora']]],
+  ])('%s', (_name, told, bare) => {
+    const c = clusterer();
+    const storyOfEvent = new Map<string, string>();
+    told.forEach(([event, title, summary], i) => storyOfEvent.set(event, feed(c, art(title, summary, i * 0.5))));
+    bare.forEach(([title, event], i) => {
+      const id = feed(c, art(title, '', 2 + i * 0.5));
+      if (storyOfEvent.has(event)) expect(id, title).toBe(storyOfEvent.get(event));
+      else {
+        expect([...storyOfEvent.values()], title).not.toContain(id);
+        storyOfEvent.set(event, id);
+      }
+    });
+  });
+});
