@@ -126,6 +126,19 @@ describe('one disaster told in different ways stays one story', () => {
     expect(b).toBe(a);
   });
 
+  // a day of many quakes: every report shares "magnitude", "rescue", "killed" with every quake's
+  // story, and the one story of this city must still be among those the report is scored against
+  it('a quake among many others elsewhere still finds its own city\'s story', () => {
+    const c = clusterer();
+    const cities = ['Lisbon', 'Madrid', 'Berlin', 'Paris', 'Rome', 'Athens', 'Warsaw', 'Vienna', 'Prague', 'Dublin', 'Oslo', 'Helsinki', 'Stockholm', 'Munich', 'Milan', 'Lyon', 'Hamburg', 'Zurich', 'Geneva', 'Brussels', 'Amsterdam', 'Copenhagen', 'Budapest', 'Sofia', 'Bucharest', 'Belgrade'];
+    cities.forEach((city, i) => {
+      feed(c, art(`Magnitude 6.1 quake near ${city} damages dozens of buildings`, `The magnitude 6.1 earthquake near ${city} damaged dozens of buildings and killed at least ${10 + i} people, rescue officials and seismologists said.`, i * 0.05));
+    });
+    const a = feed(c, art('"The walls just folded": survivors describe Chennai earthquake', 'Rescue teams in Chennai worked through the night to reach residents trapped by a magnitude 5.5 quake.', 1.5));
+    const b = feed(c, art('How prepared was Chennai for a big earthquake?', 'The magnitude 5.5 earthquake near Chennai damaged dozens of buildings and killed at least 42 people, rescue officials and seismologists said.', 1.6));
+    expect(b).toBe(a);
+  });
+
   it('a quake in another city stays apart', () => {
     const c = clusterer();
     const a = feed(c, art('Johannesburg quake: death toll jumps to 312', 'JOHANNESBURG (MPA) - At least 39 people were killed when a shallow earthquake shook Johannesburg, interior minister Joaquin Thoretti told reporters.', 0));

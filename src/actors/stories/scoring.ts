@@ -221,7 +221,7 @@ export const HEADLINE_IN_BODIED_WEIGHTS: ScoreWeights = {
   coreEntityConflict: 0.3,
   corePlaceConflict: 0.6,
   coreCityConflict: 0.6,
-  sameDisasterBonus: 0.3,
+  sameDisasterBonus: 0.2,
   nameFrame: 0,
 };
 
@@ -253,7 +253,7 @@ export const TEXT_WEIGHTS: ScoreWeights = {
   exemplar: 0.85,
   timeScaleMs: 36 * 3_600_000,
   threshold: 0.34,
-  sameDisasterBonus: 0.3,
+  sameDisasterBonus: 0.2,
 };
 
 /**
