@@ -66,6 +66,24 @@
  *   resell ..." against "Tickets for Ibarorsen tour resell ..."; "Milan summit ends with pledge
  *   ..." against Delhi's), for bare headlines against bare stories only on the lead's frame or a
  *   weak match (UCI's broad stories).
+ *
+ * Fourth pass (branch demofront, on top of the third; 2026-12-02). The demo's own seed was what
+ * every pass above looked at; across eight worlds at the demo's settings (seeds demo, s1..s7,
+ * bench/fixtures/purity-guard.ts) the front page was far worse than that seed said. Before ->
+ * after the whole session (main at 8e36513 -> this branch), at 30 / 90 simulated minutes:
+ *   first 20 mean 0.928 -> 0.970 (30 min), 0.961 -> 0.980 (90 min); stories of the first 20
+ *     below 0.85 27 -> 12 of 160 (30 min), 14 -> 7 (90 min); first 50 mean 0.934 -> 0.961 (30
+ *     min), 0.956 -> 0.970 (90 min); worst 0.39 -> 0.39 (90 min: another team's match result
+ *     written alike). One event leading two of the first 20 stories: 26 -> 17 (90 min).
+ *   simulated day F1 0.909 -> 0.941, top-50 1.0 / 1.0; UCI 0.8283 -> 0.8270; ECB+ 0.8612 -> 0.8612.
+ *   Changes: kinds of happening for protests, elections, outbreaks, strikes, awards; a bare
+ *   headline's vector keeps only countries it names (not those a city implies); an HTML body's
+ *   dateline is found; a bonus for the story's disaster kind in its city; names and places weigh
+ *   three times in choosing candidate stories; the third pass's who/where rule (merged).
+ *   Tried and dropped: a one-slot headline substitution rule (fired mostly on paraphrases of one
+ *   event: simulated F1 -0.006, ECB+ 0.8605), a stricter headline profile (threshold 0.25-0.3,
+ *   no category bonus, a penalty for sharing no name: demo first 20 up to 0.969 but UCI 0.75-0.79),
+ *   a breach kind (ECB+ -0.0017), 40 candidates (as good as the name weighting at twice the cost).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -382,16 +400,21 @@ export async function run(): Promise<Figures> {
   // what a reader of `start --demo` sees: the front page's stories after 90 simulated minutes
   const { front: _front, detail: _detail, wrongDups: _wrong, ...demo } = await demoFront();
   Object.assign(out, Object.fromEntries(Object.entries(demo).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? round(v) : v])));
-  // the same settings in two other worlds: how much of the demo's figure is its seed's luck
+  // the same settings in seven other worlds (bench/fixtures/purity-guard.ts runs the same loop
+  // quickly): one seed's events were what earlier passes tuned to
   const others = [];
-  for (const seed of ['demo2', 'demo3']) others.push({ seed, ...(await demoFront({ seed })) });
+  for (const seed of ['s1', 's2', 's3', 's4', 's5', 's6', 's7']) others.push({ seed, ...(await demoFront({ seed })) });
+  const worlds = [{ seed: 'demo', ...demo }, ...others];
+  const meanOf = (f: (o: (typeof worlds)[number]) => number): number => round(worlds.reduce((n, o) => n + f(o), 0) / worlds.length);
   Object.assign(out, {
-    demo_other_seeds: others.map((o) => o.seed).join(', '),
-    demo_other_seeds_front_purity_mean: round(others.reduce((n, o) => n + o.demo_front_purity_mean, 0) / others.length),
-    demo_other_seeds_front_purity_min: round(Math.min(...others.map((o) => o.demo_front_purity_min))),
-    demo_other_seeds_front50_purity_mean: round(others.reduce((n, o) => n + o.demo_front50_purity_mean, 0) / others.length),
-    demo_other_seeds_front50_purity_min: round(Math.min(...others.map((o) => o.demo_front50_purity_min))),
-    demo_other_seeds_front50_worst: others.map((o) => `${o.seed}: ${o.demo_front50_worst}`).join(' | '),
+    demo_worlds: worlds.map((o) => o.seed).join(', '),
+    demo_worlds_front_purity_mean: meanOf((o) => o.demo_front_purity_mean),
+    demo_worlds_front_purity_min: round(Math.min(...worlds.map((o) => o.demo_front_purity_min))),
+    demo_worlds_front_below_085: worlds.reduce((n, o) => n + o.demo_front_below_085, 0),
+    demo_worlds_front_split: worlds.reduce((n, o) => n + o.demo_front_split, 0),
+    demo_worlds_front50_purity_mean: meanOf((o) => o.demo_front50_purity_mean),
+    demo_worlds_front50_purity_min: round(Math.min(...worlds.map((o) => o.demo_front50_purity_min))),
+    demo_worlds_front50_worst: worlds.map((o) => `${o.seed}: ${o.demo_front50_worst}`).join(' | '),
   });
   if (process.env.STORIES_SPEED !== '0') Object.assign(out, clusteringSpeed());
   return out;
