@@ -12,7 +12,8 @@
  *            demo front page (bench/fixtures/demo-front.ts): the first 20 (and 50) stories of the
  *            default edition after the demo's simulator ran 90 simulated minutes, sitemap sites'
  *            headline-only items included, their purity against the simulator's events and the
- *            worst one with its title and events.
+ *            worst one with its title and events; the same in two other worlds (seeds demo2,
+ *            demo3): one world's front page is a few dozen stories, and its worst one is luck.
  *   speed:   enrichment articles/s vs tokenising alone; clustering articles/s with 200,000
  *            active stories vs tokenising alone; memory per active story.
  * Data: NEWSAGG_DATA (default ../shared/data); figures that need it are skipped when missing.
@@ -39,6 +40,50 @@
  *   Changes: enrichment reads the cleaned headline (dedup's cleanTitle); a bare headline sharing
  *   only a surname with a story must agree on what happened; a snippet's kind of happening must
  *   agree with its story's (event-kinds.ts).
+ *
+ * Third pass (branch purity4), before -> after, one run each on main as of 2026-12-02 (8e36513):
+ *   demo front page, first 20: mean 0.994 -> 0.994, worst 0.938 -> 0.938 (unchanged). First 50:
+ *     mean 0.987 -> 0.986, worst 0.842 -> 0.80: the worst is still the election in Chicago holding
+ *     Atlanta's and Houston's bare headlines, which are word for word its own ("Early results show
+ *     tight race in the United States": the simulator ran three US elections at once, see the
+ *     README), and now also a bare "What the Kylon Cloud Ruling Means for App Developers" that met
+ *     it on "Kylon" (its Kylon Party) once the rule below kept it from another company's ruling.
+ *     Over every story of 3+ articles: stories holding several events 98 -> 79, below 0.85
+ *     77 -> 59, article-weighted purity 0.974 -> 0.982.
+ *   other worlds (seeds demo2, demo3), first 50: mean 0.977 -> 0.989, worst 0.43 -> 0.69 (demo2:
+ *     a funding story holding four events -> a Sao Paulo quake story holding 2 of Rio's, 0.88;
+ *     demo3: a trial story holding drug-shortage headlines, 0.69, unchanged; before, an app-store
+ *     ruling story holding launches, fundings and breaches, 0.52); first 20 unchanged (mean
+ *     0.991, worst 0.69);
+ *     stories of 3+ articles holding several events 102 -> 80 and 87 -> 71.
+ *   UCI 0.8277 -> 0.8265 (5 seeds: mean 0.795 -> 0.793, min 0.746 -> 0.757); ECB+ 0.8612 ->
+ *     0.8612; simulated F1 0.9094 -> 0.9093, top-50 1.0 / 1.0 unchanged; clustering speed and
+ *     memory within noise (same hour, two runs each: 17.7-18.3 k/s -> 17.3-18.9 k/s, 4,231-4,238
+ *     -> 4,247-4,254 bytes per active story).
+ *   Change: the same words about another who or where are another event (scoring.ts
+ *   `namesDiffer`): a headline naming people, organisations or places its story never mentions,
+ *   while the story's lead names ones the headline never mentions ("Tickets for Whitetti tour
+ *   resell ..." against "Tickets for Ibarorsen tour resell ..."; "Milan summit ends with pledge
+ *   ..." against Delhi's), for bare headlines against bare stories only on the lead's frame or a
+ *   weak match (UCI's broad stories).
+ *
+ * Fourth pass (branch demofront, on top of the third; 2026-12-02). The demo's own seed was what
+ * every pass above looked at; across eight worlds at the demo's settings (seeds demo, s1..s7,
+ * bench/fixtures/purity-guard.ts) the front page was far worse than that seed said. Before ->
+ * after the whole session (main at 8e36513 -> this branch), at 30 / 90 simulated minutes:
+ *   first 20 mean 0.928 -> 0.970 (30 min), 0.961 -> 0.980 (90 min); stories of the first 20
+ *     below 0.85 27 -> 12 of 160 (30 min), 14 -> 7 (90 min); first 50 mean 0.934 -> 0.961 (30
+ *     min), 0.956 -> 0.970 (90 min); worst 0.39 -> 0.39 (90 min: another team's match result
+ *     written alike). One event leading two of the first 20 stories: 26 -> 17 (90 min).
+ *   simulated day F1 0.909 -> 0.941, top-50 1.0 / 1.0; UCI 0.8283 -> 0.8270; ECB+ 0.8612 -> 0.8612.
+ *   Changes: kinds of happening for protests, elections, outbreaks, strikes, awards; a bare
+ *   headline's vector keeps only countries it names (not those a city implies); an HTML body's
+ *   dateline is found; a bonus for the story's disaster kind in its city; names and places weigh
+ *   three times in choosing candidate stories; the third pass's who/where rule (merged).
+ *   Tried and dropped: a one-slot headline substitution rule (fired mostly on paraphrases of one
+ *   event: simulated F1 -0.006, ECB+ 0.8605), a stricter headline profile (threshold 0.25-0.3,
+ *   no category bonus, a penalty for sharing no name: demo first 20 up to 0.969 but UCI 0.75-0.79),
+ *   a breach kind (ECB+ -0.0017), 40 candidates (as good as the name weighting at twice the cost).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -92,7 +137,7 @@ export function ecbPlus(dir: string): Labelled[] {
 
 const hintCache = new Map<string, ClusterHints>();
 
-function clusterF1(items: Labelled[]): { f1: number; p: number; r: number } {
+export function clusterF1(items: Labelled[]): { f1: number; p: number; r: number } {
   const c = new StoryClusterer();
   const pred = items.map((it) => {
     let h = hintCache.get(it.article.id);
@@ -362,6 +407,22 @@ export async function run(): Promise<Figures> {
   // what a reader of `start --demo` sees: the front page's stories after 90 simulated minutes
   const { front: _front, detail: _detail, wrongDups: _wrong, ...demo } = await demoFront();
   Object.assign(out, Object.fromEntries(Object.entries(demo).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? round(v) : v])));
+  // the same settings in seven other worlds (bench/fixtures/purity-guard.ts runs the same loop
+  // quickly): one seed's events were what earlier passes tuned to
+  const others = [];
+  for (const seed of ['s1', 's2', 's3', 's4', 's5', 's6', 's7']) others.push({ seed, ...(await demoFront({ seed })) });
+  const worlds = [{ seed: 'demo', ...demo }, ...others];
+  const meanOf = (f: (o: (typeof worlds)[number]) => number): number => round(worlds.reduce((n, o) => n + f(o), 0) / worlds.length);
+  Object.assign(out, {
+    demo_worlds: worlds.map((o) => o.seed).join(', '),
+    demo_worlds_front_purity_mean: meanOf((o) => o.demo_front_purity_mean),
+    demo_worlds_front_purity_min: round(Math.min(...worlds.map((o) => o.demo_front_purity_min))),
+    demo_worlds_front_below_085: worlds.reduce((n, o) => n + o.demo_front_below_085, 0),
+    demo_worlds_front_split: worlds.reduce((n, o) => n + o.demo_front_split, 0),
+    demo_worlds_front50_purity_mean: meanOf((o) => o.demo_front50_purity_mean),
+    demo_worlds_front50_purity_min: round(Math.min(...worlds.map((o) => o.demo_front50_purity_min))),
+    demo_worlds_front50_worst: worlds.map((o) => `${o.seed}: ${o.demo_front50_worst}`).join(' | '),
+  });
   if (process.env.STORIES_SPEED !== '0') Object.assign(out, clusteringSpeed());
   return out;
 }

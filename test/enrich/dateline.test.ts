@@ -20,6 +20,21 @@ describe('wire datelines', () => {
     (text) => expect(splitDateline(text)).toEqual({ place: null, rest: text }),
   );
 
+  // a feed's HTML body (content:encoded) opens with <p>: stripped, it starts with a line break,
+  // and the dateline there must still be read as one, or the agency and the word after the dash
+  // ("Rescue teams ...") become names
+  it('finds the dateline of an HTML body', () => {
+    expect(splitDateline('\nCHENNAI (MPA) - Rescue teams worked through the night')).toEqual({ place: 'Chennai', rest: 'Rescue teams worked through the night' });
+    const e = enrich({
+      id: 'x', url: 'https://example.com/a', title: 'Survivors describe Chennai earthquake', summary: null,
+      text: '<p>CHENNAI (MPA) - Rescue teams in Chennai worked through the night to reach residents trapped by the quake.</p><p>Schools will stay closed.</p>',
+      publisher: 'p', published_at: '2026-11-30T10:00:00Z',
+    });
+    expect(e.entities.map((x) => x.name)).not.toContain('MPA');
+    expect(e.entities.map((x) => x.name)).not.toContain('Rescue');
+    expect(e.entities).toContainEqual({ name: 'Chennai', type: 'place' });
+  });
+
   it('reads the dateline city as a place and never makes the agency an entity', () => {
     const e = enrich({
       id: 'x', url: 'https://example.com/a', title: 'Ransomware attack shuts Kyvane Software systems',

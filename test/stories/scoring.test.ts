@@ -22,8 +22,14 @@ function article(): ClusterFeatures {
   const what = { ids: Int32Array.from(keep, (i) => v.ids[i]!), weights: Float32Array.from(keep, (i) => v.weights[i]!) };
   return {
     vec: v, titleIds: ids(6, 300), entityIds, namedIds, rareEntityIds: namedIds.filter(() => rnd() < 0.7), personIds: ids(2, 40), nameWordIds: ids(1, 40), possessiveIds: ids(1, 40), placeIds: ids(1, 10), cityIds: ids(1, 20), salient: ids(5, 300), kinds: 0,
-    what, whatNorm: norm(what), themeIds: what.ids.slice(0, 4), time: 1e12 + rnd() * 1e8,
+    what, whatNorm: norm(what), themeIds: what.ids.slice(0, 4), time: 1e12 + rnd() * 1e8, headNames: names(), frameIds: ids(4, 300),
   };
+}
+/** one or two headline names (`key, n, words...`): a key among the vector's terms, or -1 and words only */
+function names(): Int32Array {
+  const out: number[] = [];
+  for (let k = rnd() < 0.5 ? 1 : 2; k > 0; k--) out.push(rnd() < 0.3 ? -1 : Math.floor(rnd() * 300), 1, Math.floor(rnd() * 300));
+  return Int32Array.from(out);
 }
 function story(): StoryProfile {
   const centroid = vec(80);
@@ -32,6 +38,7 @@ function story(): StoryProfile {
     centroid, centroidNorm: norm(centroid), whatNorm: norm(centroid) * 0.8, themeIds, themeWeights: Float32Array.from(themeIds, () => 1 + rnd()), exemplars: [vec(30), vec(30)], entityIds: ids(6, 40), personIds: ids(3, 40), placeIds: ids(2, 10),
     dominantPersons: rnd() < 0.5 ? 1 : 0, dominantPlaces: rnd() < 0.5 ? 1 : 0, dominantEntities: 1, leadTitleIds: ids(6, 300),
     coreEntityIds: ids(2, 40), corePlaceIds: ids(1, 10), coreCityIds: ids(1, 20), updated: 1e12 + 5e7, firstSeen: 1e12, category: rnd() < 0.5 ? 'world' : null,
+    leadNames: names(), leadFrameIds: ids(4, 300),
   };
 }
 
@@ -76,7 +83,7 @@ describe('what happened must agree', () => {
     const keep = Array.from(vec.ids.keys()).filter((i) => vec.ids[i]! >= 10);
     const w = { ids: Int32Array.from(keep, (i) => vec.ids[i]!), weights: Float32Array.from(keep, (i) => vec.weights[i]!) };
     const none = new Int32Array(0);
-    return { vec, titleIds: none, entityIds: none, namedIds: none, rareEntityIds: none, personIds: none, nameWordIds: none, possessiveIds: none, placeIds: none, cityIds: none, salient: none, what: w, whatNorm: norm(w), themeIds: w.ids, kinds: 0, time: 0 };
+    return { vec, titleIds: none, entityIds: none, namedIds: none, rareEntityIds: none, personIds: none, nameWordIds: none, possessiveIds: none, placeIds: none, cityIds: none, salient: none, what: w, whatNorm: norm(w), themeIds: w.ids, kinds: 0, headNames: none, frameIds: none, time: 0 };
   };
   it.each<[string, [number, number][], [number, number][], number[], boolean]>([
     // name, story's what words, article's what words, story theme, conflict expected

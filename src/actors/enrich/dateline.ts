@@ -33,8 +33,11 @@ export interface Dateline {
  * `Apple - the company...` would lose its subject). Text without one comes back unchanged.
  */
 export function splitDateline(text: string): Dateline {
-  const c = text.charCodeAt(0);
-  if (!(c >= 65 && c <= 90) && c !== 32) return { place: null, rest: text };
+  // a body stripped of its markup opens with the line break its first <p> left
+  let i = 0;
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 || text.charCodeAt(i) === 9)) i++;
+  const c = text.charCodeAt(i);
+  if (!(c >= 65 && c <= 90)) return { place: null, rest: text };
   const caps = CAPS.exec(text);
   if (caps) {
     const place = placeNamed(caps[1]!);

@@ -299,7 +299,7 @@ export class StoryClusterer {
       personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
       leadEntityIds: f.entityIds, leadPossessiveIds: f.possessiveIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
       coreEntityIds: f.entityIds, corePlaceIds: f.placeIds, coreCityIds: f.cityIds, cityCounts: null,
-      themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1, kinds: f.kinds,
+      themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1, kinds: f.kinds, leadNames: f.headNames, leadFrameIds: f.frameIds,
       bodied: this.hasBody(a) ? 1 : 0,
     };
     [s.themeCounts] = countKeys(null, f.themeIds, 1);
@@ -369,6 +369,8 @@ export class StoryClusterer {
     if (betterLead(cand, s.lead, s.updated, this.opts.lead)) {
       s.lead = cand;
       s.leadTitleIds = f.titleIds;
+      s.leadNames = f.headNames;
+      s.leadFrameIds = f.frameIds;
       s.leadEntityIds = f.entityIds;
       if (f.possessiveIds.length > 0) s.leadPossessiveIds = f.possessiveIds;
       s.leadPlaceIds = f.placeIds;

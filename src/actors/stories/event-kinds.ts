@@ -19,6 +19,11 @@ const KINDS: Record<string, string[]> = {
   train: ['train', 'trains', 'derailment', 'derailed', 'derails'],
   plane: ['airliner', 'aircraft'],
   blast: ['explosion', 'explosions', 'blast', 'blasts', 'exploded'],
+  protest: ['protest', 'protests', 'protesters', 'protestors', 'protested', 'demonstrators', 'demonstration', 'demonstrations', 'marches', 'marchers', 'marched', 'rally', 'rallies', 'riot', 'riots'],
+  election: ['election', 'elections', 'electoral', 'voters', 'polls', 'ballot', 'ballots', 'turnout', 'runoff', 'referendum'],
+  outbreak: ['outbreak', 'outbreaks', 'epidemic', 'pandemic', 'cholera', 'measles', 'ebola', 'dengue', 'mpox', 'infections'],
+  strike: ['strike', 'strikers', 'walkout', 'walkouts', 'stoppage'],
+  awards: ['awards', 'award', 'prize', 'prizes', 'oscars', 'grammys', 'nominations', 'nominees'],
 };
 
 /** kinds one event often brings together (either way round) */
@@ -26,6 +31,7 @@ const TOGETHER: [string, string][] = [
   ['quake', 'collapse'], ['quake', 'fire'], ['quake', 'flood'], ['storm', 'flood'], ['storm', 'collapse'], ['storm', 'capsize'],
   ['storm', 'fire'], ['flood', 'collapse'], ['flood', 'capsize'], ['blast', 'fire'], ['blast', 'collapse'],
   ['plane', 'fire'], ['train', 'fire'], ['bus', 'fire'],
+  ['strike', 'protest'],
 ];
 
 const NAMES = Object.keys(KINDS);
@@ -34,6 +40,14 @@ const KIND_OF = new Map<string, number>();
 for (const [k, words] of Object.entries(KINDS)) for (const w of words) KIND_OF.set(w, BIT.get(k)!);
 /** per kind bit: itself and the kinds it goes with */
 const AGREES = NAMES.map((k) => TOGETHER.reduce((m, [x, y]) => (x === k ? m | BIT.get(y)! : y === k ? m | BIT.get(x)! : m), BIT.get(k)!));
+
+/** kinds of disaster and accident: one city rarely has two of one kind within days */
+const DISASTERS = ['quake', 'flood', 'fire', 'storm', 'collapse', 'capsize', 'bus', 'train', 'plane', 'blast'].reduce((m, k) => m | BIT.get(k)!, 0);
+
+/** Whether both masks name one kind of disaster (the same one, not merely kinds that go together). */
+export function sameDisaster(a: number, b: number): boolean {
+  return (a & b & DISASTERS) !== 0;
+}
 
 /** Bit mask of the kind a lower-cased token names (0: none). */
 export function kindOf(token: string): number {

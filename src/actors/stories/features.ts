@@ -49,6 +49,15 @@ export interface ClusterFeatures {
   themeIds: Int32Array;
   /** kinds of happening the headline and body name (event-kinds.ts), a bit mask */
   kinds: number;
+  /**
+   * the names the headline writes (who and where: people, organisations, other names, cities,
+   * countries), each as `key, n, word ids...` one after another (`headNames`): what tells a
+   * story from another written in the same words ("Tickets for Ibarorsen tour resell ..." and
+   * "Tickets for Whitetti tour resell ..."). Empty when the headline names nothing.
+   */
+  headNames: Int32Array;
+  /** the headline's words that are not mostly names (`titleIds` less the name terms): its frame, sorted */
+  frameIds: Int32Array;
   time: number;
 }
 
@@ -64,6 +73,8 @@ const TITLE_WEIGHT = 2;
 const ENTITY_WEIGHT = 2.5;
 const PLACE_WEIGHT = 1.5;
 const TEXT_CHARS = 1500;
+/** below this much snippet and text an article is a bare headline (the clusterer's default snippetChars) */
+const BARE_CHARS = 40;
 /** entity keys in more than this share of documents do not identify a story */
 const RARE_ENTITY_SHARE = 0.005;
 /** "what" terms per article counted towards its story's theme */
@@ -102,7 +113,9 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
 
   // syndication noise (`UPDATE 2-`, `| The Berlin Ledger`) is no part of what a story is about
   let kinds = 0;
+  const titleWords = new Set<string>();
   for (const t of tokenize(removeTitleNoise(a.title))) {
+    titleWords.add(t);
     if (!isContentToken(t)) continue;
     kinds |= kindOf(t);
     const id = word(t);
@@ -123,7 +136,12 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const g = loadGazetteer();
   const possessives = possessiveWords(a.title);
   const possessiveIdList: number[] = [];
+  let headNameList: number[] | null = null;
   for (const e of hints.entities ?? []) {
+    if (titleWords.size > 0) {
+      const group = headName(vocab, e, titleWords, g);
+      if (group) (headNameList ??= []).push(...group);
+    }
     if (e.type === 'place') {
       if (g.phrases.get(e.name)?.kind === 'city') cityIdList.push(vocab.id('c:' + e.name.toLowerCase()));
       continue;
@@ -151,12 +169,25 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     }
   }
   for (const p of hints.places ?? []) placeIdList.push(vocab.id('p:' + p));
+  // A bare headline's words are few, so a country it only implies through a city ("Houston" ->
+  // US) would be a large part of its vector: two headlines of two US cities met on it alone (a
+  // storm in Houston joined a ferry capsizing in Atlanta). Its vector keeps the countries it
+  // names (or names by alias or demonym); the conflicts still read every place.
+  let vecPlaceIds = placeIdList;
+  if ((a.summary?.length ?? 0) + (a.text?.length ?? 0) < BARE_CHARS && placeIdList.length > 0) {
+    vecPlaceIds = [];
+    for (const e of hints.entities ?? []) {
+      if (e.type !== 'place') continue;
+      const ph = g.phrases.get(e.name);
+      if (ph && ph.kind !== 'city' && (hints.places ?? []).includes(ph.code)) vecPlaceIds.push(vocab.id('p:' + ph.code));
+    }
+  }
 
   // Weighting: tf (dampened) x idf, entity and place keys get fixed boosts.
   const raw = new Map<number, number>();
   for (const [id, f] of tf) raw.set(id, (1 + Math.log(f)) * vocab.idf(id));
   for (const id of entityIdList) raw.set(id, (raw.get(id) ?? 0) + ENTITY_WEIGHT * vocab.idf(id));
-  for (const id of placeIdList) raw.set(id, (raw.get(id) ?? 0) + PLACE_WEIGHT * vocab.idf(id));
+  for (const id of new Set(vecPlaceIds)) raw.set(id, (raw.get(id) ?? 0) + PLACE_WEIGHT * vocab.idf(id));
   const vec = toVec(raw, VEC_TERMS);
 
   // Salient: heaviest terms that are not everywhere (after 500 docs, skip terms in > 4 %).
@@ -174,9 +205,10 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const { what, whatNorm } = whatPart(vec, vocab.nameTerms);
   const themeIds = heaviest(what, THEME_TERMS);
   const t = toMillis(a.published_at);
+  const titleIds = sortedUnique(titleIdList);
   return {
     vec,
-    titleIds: sortedUnique(titleIdList),
+    titleIds,
     entityIds,
     namedIds,
     rareEntityIds,
@@ -190,8 +222,83 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
     whatNorm,
     themeIds,
     kinds,
+    headNames: headNameList ? namesOnly(headNameList, vocab) : NO_IDS,
+    frameIds: headNameList ? titleIds.filter((id) => vocab.nameTerms[id] !== 1) : NO_IDS,
     time: Number.isFinite(t) ? t : fallbackTime,
   };
+}
+
+/** `headNames` kinds: who (people, organisations, other names) and where (cities, countries, areas) */
+export const WHO = 0;
+export const WHERE = 1;
+
+/**
+ * `e` as a headline name (`kind, key, n, word ids...`) when every word of it (of a person: the
+ * surname) is in the headline, else null. The key is the one the article vector holds (`e:` for
+ * names, `p:` for countries; none, -1, for cities, which are told by their words); the words are
+ * what a text that mentions the name without the same key holds: a person's surname ("Swift"
+ * mentions Taylor Swift), every content word of any other name ("Hallon Networks" is not
+ * mentioned by "Halmora Networks").
+ */
+function headName(vocab: Vocabulary, e: Entity, titleWords: Set<string>, g: ReturnType<typeof loadGazetteer>): number[] | null {
+  const words = tokenize(e.name);
+  if (words.length === 0) return null;
+  // a person the headline names by surname ("Tickets for Quarcombe tour ...") whom the snippet
+  // names in full: enrichment merged the lone surname into the full name
+  if (e.type === 'person') {
+    if (!titleWords.has(words[words.length - 1]!)) return null;
+  } else {
+    for (const w of words) if (!titleWords.has(w)) return null;
+  }
+  let key = -1;
+  if (e.type === 'place') {
+    const place = g.phrases.get(e.name);
+    if (place && place.kind !== 'city') key = vocab.id('p:' + place.code);
+  } else {
+    key = vocab.id('e:' + e.name.toLowerCase());
+  }
+  const ids: number[] = [];
+  for (const w of e.type === 'person' ? words.slice(-1) : words) if (isContentToken(w)) ids.push(vocab.id(stem(w)));
+  if (key < 0 && ids.length === 0) return null;
+  return [e.type === 'place' ? WHERE : WHO, key, ids.length, ...ids];
+}
+
+/**
+ * `list` (`headNames` layout) without the names of who that tell nothing apart: those none of
+ * whose words is mostly written as part of a name (`nameTerms`: a Title Case headline's
+ * capitalised common words, "App Store Rules"), and those many articles name ("AI" of "Corvex
+ * AI" and "Quilleaf AI": one such in common is no common ground).
+ */
+function namesOnly(list: number[], vocab: Vocabulary): Int32Array {
+  const nameTerms = vocab.nameTerms;
+  const out: number[] = [];
+  for (let i = 0; i < list.length; i += 3 + list[i + 2]!) {
+    const n = list[i + 2]!;
+    let keep = list[i] !== WHO;
+    if (!keep && (vocab.docs <= 500 || vocab.share(list[i + 1]!) < RARE_ENTITY_SHARE)) {
+      for (let k = 0; k < n && !keep; k++) if (nameTerms[list[i + 3 + k]!] === 1) keep = true;
+    }
+    if (keep) for (let k = 0; k < 3 + n; k++) out.push(list[i + k]!);
+  }
+  return out.length === 0 ? NO_IDS : Int32Array.from(out);
+}
+
+/**
+ * Whether `names` (`headNames` layout) holds names of `kind` and a text whose terms `has` tells
+ * mentions none of them (neither a name's key nor all of its words).
+ */
+export function noneMentioned(names: Int32Array, kind: number, has: (id: number) => boolean): boolean {
+  let any = false;
+  for (let i = 0; i < names.length; i += 3 + names[i + 2]!) {
+    if (names[i] !== kind) continue;
+    any = true;
+    const key = names[i + 1]!, n = names[i + 2]!;
+    if (key >= 0 && has(key)) return false;
+    let all = n > 0;
+    for (let k = 0; k < n && all; k++) if (!has(names[i + 3 + k]!)) all = false;
+    if (all) return false;
+  }
+  return any;
 }
 
 const POSSESSIVE = /(\p{Lu}[\p{L}\p{M}]*)['\u2019]s(?![\p{L}\p{N}])/gu;

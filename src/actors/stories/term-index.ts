@@ -6,6 +6,8 @@ import type { Vocabulary } from './vectors.js';
  * posts the term; crowded lists are trimmed to their newest entries, and evicted stories take
  * their postings with them.
  */
+const NAME_BOOST = 3;
+
 export class TermIndex {
   private readonly postings = new Map<number, number | number[]>();
   private acc = new Float64Array(1024);
@@ -65,7 +67,10 @@ export class TermIndex {
       const id = salient[i]!;
       const list = this.postings.get(id);
       if (list === undefined) continue;
-      const w = this.vocab.idf(id);
+      // names and places count three times: during a big event every report shares its common
+      // words ("magnitude", "rescue", "killed") with every other quake's story, and the one
+      // story of that city fell out of the candidates (the same quake was opened twice)
+      const w = this.vocab.idf(id) * (this.vocab.nameTerms[id] === 1 ? NAME_BOOST : 1);
       if (typeof list === 'number') hit(list, w);
       else for (let k = list.length - 1; k >= 0; k--) hit(list[k]!, w);
     }
