@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { enrich } from '../../src/actors/enrich/enrich.js';
 import { extractEntities, type Entity } from '../../src/actors/enrich/entities.js';
 
 const names = (title: string, summary = ''): string[] => extractEntities([title, summary]).entities.map((e) => e.name);
@@ -101,6 +102,93 @@ describe('entity rejects', () => {
     ['Lindsay Lohan checks into rehab', 'Lindsay Lohan'],
   ])('%s keeps %s', (text, keep) => {
     expect(names(text)).toContain(keep);
+  });
+
+  // a capitalised word opening a sentence (or after a dateline dash or a headline colon, or in a
+  // Title Case headline) is a name only on evidence (issue 14 item 6)
+  it.each([
+    ['Quake near Lisbon', 'Seismologists said the magnitude 6.1 earthquake near Lisbon damaged dozens of buildings', 'Seismologists'],
+    ['Quake near Lisbon', 'Officials said the magnitude 6.1 earthquake near Lisbon damaged dozens of buildings', 'Officials'],
+    ['Floods in Chennai', 'Residents fled as water rose in Chennai.', 'Residents'],
+    ['Floods in Chennai', 'Rescuers pulled two people from the water in Chennai.', 'Rescuers'],
+    ['Outbreak in Lagos', 'Doctors in Lagos reported new cases.', 'Doctors'],
+    ['Crash in Ohio', 'Investigators are examining the wreckage.', 'Investigators'],
+    ['Climate report', 'Scientists warned that the ice is melting faster.', 'Scientists'],
+    ['Markets fall', 'Analysts expect the bank to cut rates.', 'Analysts'],
+    ['Protest in Paris', 'Protesters marched through Paris on Saturday.', 'Protesters'],
+    ['Election in Peru', 'Voters in Peru chose a new president.', 'Voters'],
+    ['Storm in Manila', 'Meteorologists said the storm would strengthen.', 'Meteorologists'],
+    ['Quake in Chile', 'Paramedics treated dozens of people at the scene.', 'Paramedics'],
+    ['Quake in Chile', 'Physicians at the hospital treated dozens.', 'Physicians'],
+    // Title Case headline: ordinary capitalised words, after a colon too
+    ['Nairobi Protests: Anger Over a New Labour Law Boils Over', '', 'Boils'],
+    ['Nairobi Protests: Anger Over a New Labour Law Boils Over', '', 'Labour Party'],
+    ['Nairobi Protests: Anger Over a New Labour Law Boils Over', '', 'Protests'],
+    ['Nairobi Protests: Anger Over a New Labour Law Boils Over', '', 'Anger'],
+  ])('%s / %s: no entity %s', (title, summary, reject) => {
+    expect(names(title, summary)).not.toContain(reject);
+  });
+
+  it.each([
+    ['Apple results', 'Apple said it would return more cash to shareholders.', 'Apple'],
+    ['Talks in Berlin', 'Merkel said the talks would continue.', 'Merkel'],
+    ['Carmaker slides', 'Tesla shares fell 5% in early trading.', 'Tesla'],
+    ['Quake hits Sendai', 'Sendai residents were told to stay indoors.', 'Sendai'],
+    ['Election upset', 'Joaquin Thoretti said he would not concede.', 'Joaquin Thoretti'],
+    ['Aid arrives', 'Red Cross said it had sent 40 tonnes of supplies.', 'Red Cross'],
+    ['Nairobi Protests: Anger Over a New Labour Law Boils Over', '', 'Nairobi'],
+    ['Rate decision', 'The Fed held rates steady.', 'Federal Reserve'],
+    // a plural of a given name is a surname, not a plural noun
+    ['Budget vote', 'Peters said the budget would pass.', 'Peters'],
+  ])('%s / %s keeps %s', (title, summary, keep) => {
+    expect(names(title, summary)).toContain(keep);
+  });
+
+  // enrichment splits a wire dateline off: what follows the dash opens a sentence
+  const enriched = (title: string, summary: string): string[] =>
+    enrich({ id: 'd', url: '', title, summary, publisher: 'x', published_at: 0 }).entities.map((e) => e.name);
+  it.each([
+    ['Floods in India', 'CHENNAI (Atlas) - Rescue teams in Chennai searched for survivors.', 'Rescue'],
+    ['Floods in India', 'CHENNAI (Atlas) - Volcanologists and engineers met in Chennai.', 'Volcanologists'],
+    ['Quake in Portugal', 'LISBON (Atlas) - Seismologists said the quake damaged dozens of buildings.', 'Seismologists'],
+  ])('after a dateline: %s / %s has no entity %s', (title, summary, reject) => {
+    const n = enriched(title, summary);
+    expect(n).not.toContain(reject);
+    expect(n.length).toBeGreaterThan(0);
+  });
+  it.each([
+    ['Protests in Nairobi', 'NAIROBI (Atlas) - Kenyatta said the law would stay.', 'Kenyatta'],
+    ['Aid arrives', 'GENEVA (Atlas) - Red Cross said it had sent 40 tonnes of supplies.', 'Red Cross'],
+    ['Carmaker slides', 'NEW YORK (Atlas) - Tesla shares fell 5% in early trading.', 'Tesla'],
+  ])('after a dateline: %s / %s keeps %s', (title, summary, keep) => {
+    expect(enriched(title, summary)).toContain(keep);
+  });
+
+  it.each([
+    // the same article writes the word capitalised mid-sentence: it is a name
+    ['Senate vote', 'Sanders said the bill would fail. The vote, said Sanders, was close.', 'Sanders'],
+    ['Labour Wins Vote in Leeds By-Election', 'Voters backed the Labour candidate on Thursday.', 'Labour Party'],
+    ['Retail slump', 'Target said sales fell. Shoppers at Target stayed away in December.', 'Target'],
+  ])('keeps a word capitalised mid-sentence elsewhere in the article: %s / %s keeps %s', (title, summary, keep) => {
+    expect(names(title, summary)).toContain(keep);
+  });
+
+  it.each([
+    // without that evidence the same words are common ones capitalised by position
+    ['Senate vote', 'Sanders said the bill would fail.', 'Sanders'],
+    ['Labour Wins Vote in Leeds By-Election', '', 'Labour Party'],
+    ['Retail slump', 'Target said sales fell.', 'Target'],
+    // a capitalised mention in a Title Case headline is no evidence
+    ['Target Profits Fall as Shoppers Stay Away', 'Target said sales fell.', 'Target'],
+  ])('without evidence: %s / %s has no entity %s', (title, summary, reject) => {
+    expect(names(title, summary)).not.toContain(reject);
+  });
+
+  it('keeps seismologists out of every quake story\'s shared entities', () => {
+    const a = extractEntities(['Quake near Lisbon', 'Seismologists said the earthquake damaged dozens of buildings.']).entities;
+    const b = extractEntities(['Quake shakes Sendai', 'Seismologists said aftershocks were likely.']).entities;
+    const shared = a.filter((e) => b.some((x) => x.name === e.name));
+    expect(shared).toEqual([]);
   });
 
   it.each([

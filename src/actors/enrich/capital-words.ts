@@ -136,6 +136,29 @@ export function isLoneCommonNoun(f: CapitalFacts, start: boolean, titleCase: boo
   return (start || titleCase) && f.noun === 2;
 }
 
+/**
+ * A plural the lexicons do not list but whose shape is a common noun's: the plural of a listed
+ * singular ("Boils", "Crashes") or a plural of an occupation ("Seismologists", "Paramedics",
+ * "Physicians", "Rescuers": -ist, -ician, -medic, or -er/-or of a common verb). Opening a sentence
+ * or in a Title Case headline such a word is a name only on other evidence. A plural of a given
+ * name ("Peters") is a surname.
+ */
+export function looksLikeCommonPlural(lw: string, lex: Lexicon): boolean {
+  const n = lw.length;
+  if (n < 5 || lw.charCodeAt(n - 1) !== 115 /* s */ || lw.endsWith('ss') || lw.endsWith('us') || lw.endsWith('is')) return false;
+  const sg = lw.endsWith('ies') ? lw.slice(0, -3) + 'y' : lw.slice(0, -1);
+  if (lex.given.has(sg)) return false;
+  if (lex.nouns.has(sg) || lex.common.has(sg)) return true;
+  if (lw.endsWith('es') && (lex.nouns.has(lw.slice(0, -2)) || lex.common.has(lw.slice(0, -2)))) return true;
+  if ((sg.endsWith('ist') && sg.length >= 6) || sg.endsWith('ician') || sg.endsWith('medic')) return true;
+  if (sg.endsWith('er') || sg.endsWith('or')) {
+    const stem = sg.slice(0, -2);
+    // "rescuer" -> "rescue", "protester" -> "protest", "investigator" -> "investigate"
+    return stem.length >= 3 && (lex.common.has(stem) || lex.common.has(stem + 'e') || lex.common.has(sg.slice(0, -1)));
+  }
+  return false;
+}
+
 /** Can this word (null: not capitalised) be part of a name? */
 export function isCandidate(f: CapitalFacts | null, start: boolean, titleCase: boolean, shouting: boolean): boolean {
   if (f === null) return false;

@@ -1,4 +1,4 @@
-import { capitalFacts, isCandidate, isLoneCommonNoun, isUpper, loadLexicon, type CapitalFacts, type Lexicon } from './capital-words.js';
+import { capitalFacts, isCandidate, isLoneCommonNoun, isUpper, loadLexicon, looksLikeCommonPlural, type CapitalFacts, type Lexicon } from './capital-words.js';
 import { foldAbbreviations, loadGazetteer, type Gazetteer, type Place } from './gazetteer.js';
 import { isStopword } from './text.js';
 
@@ -6,8 +6,12 @@ import { isStopword } from './text.js';
  * Named entities (people, organisations, places) from title + snippet (+ transient text), by
  * capitalisation with a casing lexicon: a capitalised word counts only if it is not a word
  * usually written in lower case, which keeps Title-Case headlines ("Lindsay Lohan Checks Into
- * Betty Ford") from becoming one long entity. Names are normalised: dotted abbreviations folded,
- * possessives cut, aliases ("U.S.", "Fed") mapped to one canonical name.
+ * Betty Ford") from becoming one long entity. A word capitalised only by its position (opening a
+ * sentence, after a dateline or a headline colon, in a Title Case headline) that looks like a
+ * common word ("Seismologists said...", "...Law Boils Over") needs evidence that it is a name: the
+ * gazetteer, a given name, or the same article writing it capitalised mid-sentence. Names are
+ * normalised: dotted abbreviations folded, possessives cut, aliases ("U.S.", "Fed") mapped to one
+ * canonical name.
  */
 
 export type EntityType = 'person' | 'org' | 'place' | 'other';
@@ -122,6 +126,7 @@ function typeOf(parts: string[], given: Set<string>, titled: boolean): EntityTyp
 export function extractEntities(segments: readonly string[], g: Gazetteer = loadGazetteer()): EntityResult {
   const lex = loadLexicon();
   const acc: Found = { found: new Map(), placeCount: new Map(), lex };
+  const ev: Evidence = { segments, titled: null, g, lex };
   // scratch arrays are module-level: extraction is synchronous and never re-entered
   const words = W, lows = L, starts = S, breaks = B;
 
@@ -157,7 +162,14 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
     // judged once per word: the run loops below look at a word up to three times
     const cand = C;
     cand.length = 0;
-    for (let k = 0; k < n; k++) cand.push(isCandidate(facts[k]!, starts[k]!, titleCase, shouting));
+    for (let k = 0; k < n; k++) {
+      let c = isCandidate(facts[k]!, starts[k]!, titleCase, shouting);
+      // a common word opening a sentence ("Target said...", "Price said...") is a name if the
+      // article also writes it capitalised mid-sentence ("shoppers at Target")
+      const f = facts[k];
+      if (!c && f && starts[k] && !titleCase && !shouting && f.common && !f.stop && !f.notName && !f.short && f.noun !== 2) c = capitalisedMidSentence(words[k]!, ev);
+      cand.push(c);
+    }
     let i = 0;
     while (i < n) {
       if (!cand[i]) { i++; continue; }
@@ -168,12 +180,100 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
         break;
       }
       if (i === j && isLoneCommonNoun(facts[i]!, starts[i]!, titleCase, lex)) { i++; continue; }
+      if (unprovenLoneWord(words, lows, facts, starts, i, j, titleCase, ev)) { i = j + 1; continue; }
       emitRun(words, i, j, g, acc, i > 0 && !breaks[i] && ROLE_WORDS.has(lows[i - 1]!));
       i = j + 1;
     }
   }
 
   return finish(acc);
+}
+
+/** What the whole article says about a word: read only for the few doubtful words. */
+interface Evidence {
+  segments: readonly string[];
+  /** per segment: Title Case or shouted (its capitals prove nothing); computed on first need */
+  titled: boolean[] | null;
+  g: Gazetteer;
+  lex: Lexicon;
+}
+
+/**
+ * A run whose only name word is capitalised by its position (opening a sentence, after a
+ * dateline dash or a headline colon, or in a Title Case headline) and looks like a common word:
+ * a plural of a common noun or an occupation ("Seismologists said...", "...Law Boils Over"), or
+ * an alias that is also a common noun inside a Title Case headline ("a New Labour Law"). It is
+ * a name only if the article also writes it capitalised mid-sentence. Gazetteer places, given
+ * names and acronyms need no evidence.
+ */
+function unprovenLoneWord(words: string[], lows: string[], facts: (CapitalFacts | null)[], starts: boolean[], i: number, j: number, titleCase: boolean, ev: Evidence): boolean {
+  let k = i;
+  while (k < j && (isStopword(lows[k]!) || CONNECTORS.has(words[k]!))) k++;
+  if (k !== j) return false;
+  const f = facts[k];
+  if (!f || f.short || f.notName) return false;
+  if (!(titleCase || starts[k] || starts[i])) return false;
+  const { g, lex } = ev;
+  if (g.phrases.has(words[k]!) || lex.given.has(f.lw)) return false;
+  // a whole run that is a place or an alias ("New York", "The Fed")
+  if (i < j && (g.phrases.has(words.slice(i, j + 1).join(' ')) || lex.aliases.has(lows.slice(i, j + 1).join(' ')))) return false;
+  let doubtful: boolean;
+  if (lex.aliases.has(f.lw)) doubtful = titleCase && (lex.nouns.has(f.lw) || f.common);
+  else doubtful = looksLikeCommonPlural(f.lw, lex);
+  return doubtful && !capitalisedMidSentence(words[k]!, ev);
+}
+
+/** Segment flags for `capitalisedMidSentence`, judged as `extractEntities` judges them. */
+function titledSegments(ev: Evidence): boolean[] {
+  if (ev.titled) return ev.titled;
+  const out: boolean[] = [];
+  const words: string[] = [], starts: boolean[] = [], breaks: boolean[] = [];
+  for (const raw of ev.segments) {
+    words.length = 0; starts.length = 0; breaks.length = 0;
+    if (raw) scan(foldAbbreviations(raw), words, starts, breaks);
+    let capital = 0, lowerable = 0, allCaps = 0;
+    for (const w of words) {
+      if (!isUpper(w.charCodeAt(0))) { if (!isStopword(w)) lowerable++; continue; }
+      const f = capitalFacts(w, ev.lex, ev.g);
+      if (f.stop) continue;
+      lowerable++; capital++;
+      if (f.caps) allCaps++;
+    }
+    out.push(lowerable >= 3 && (capital >= lowerable * 0.7 || allCaps >= lowerable * 0.6));
+  }
+  ev.titled = out;
+  return out;
+}
+
+function isLower(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 0xdf && c <= 0xff && c !== 0xf7);
+}
+
+/**
+ * Whether the article writes `w` capitalised after a lower-case word ("..., said Sanders") in a
+ * segment that is neither Title Case nor shouted: a name, whatever its shape.
+ */
+function capitalisedMidSentence(w: string, ev: Evidence): boolean {
+  const segs = ev.segments;
+  let titled: boolean[] | null = null;
+  for (let s = 0; s < segs.length; s++) {
+    const seg = segs[s];
+    if (!seg) continue;
+    for (let at = seg.indexOf(w); at >= 0; at = seg.indexOf(w, at + 1)) {
+      const end = at + w.length;
+      if (end < seg.length && isWord(seg.charCodeAt(end))) continue;
+      // one or more spaces, then a word that starts in lower case
+      let p = at - 1;
+      if (p < 0 || seg.charCodeAt(p) !== 32) continue;
+      while (p >= 0 && seg.charCodeAt(p) === 32) p--;
+      if (p < 0 || !isWord(seg.charCodeAt(p))) continue;
+      while (p > 0 && isWord(seg.charCodeAt(p - 1))) p--;
+      if (!isLower(seg.charCodeAt(p))) continue;
+      titled ??= titledSegments(ev);
+      if (!titled[s]) return true;
+    }
+  }
+  return false;
 }
 
 /** Merge lone surnames into full names, order by mentions. Plain loops: this runs per article. */
