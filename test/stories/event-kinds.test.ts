@@ -20,6 +20,9 @@ describe('kinds of happening', () => {
     ['dock workers strike over pay', 'protesters march on parliament', true], // a strike brings marches
     ['outbreak of cholera reported', 'storm batters the coast', false],
     ['film awards: the full list of winners', 'ferry capsizing kills 12', false],
+    ['summit ends with pledge on trade corridors', 'thousands rally against water shortages', false], // seen on the demo: one story
+    ['protesters rally outside the summit', 'summit ends with pledge on trade corridors', true],
+    ['film premieres in Lyon ahead of release', 'police and protesters clash in Lyon', false],
     ['', '', true],
   ])('%s / %s agree: %s', (a, b, agree) => {
     expect(kindsAgree(kinds(a), kinds(b))).toBe(agree);

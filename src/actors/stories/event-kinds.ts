@@ -23,6 +23,8 @@ const KINDS: Record<string, string[]> = {
   election: ['election', 'elections', 'electoral', 'voters', 'polls', 'ballot', 'ballots', 'turnout', 'runoff', 'referendum'],
   outbreak: ['outbreak', 'outbreaks', 'epidemic', 'pandemic', 'cholera', 'measles', 'ebola', 'dengue', 'mpox', 'infections'],
   strike: ['strike', 'strikers', 'walkout', 'walkouts', 'stoppage'],
+  summit: ['summit', 'summits'],
+  premiere: ['premiere', 'premieres', 'premiered'],
   awards: ['awards', 'award', 'prize', 'prizes', 'oscars', 'grammys', 'nominations', 'nominees'],
 };
 
