@@ -71,8 +71,8 @@
  * every pass above looked at; across eight worlds at the demo's settings (seeds demo, s1..s7,
  * bench/fixtures/purity-guard.ts) the front page was far worse than that seed said. Before ->
  * after the whole session (main at 8e36513 -> this branch), at 30 / 90 simulated minutes:
- *   first 20 mean 0.928 -> 0.970 (30 min), 0.961 -> 0.980 (90 min); stories of the first 20
- *     below 0.85 27 -> 12 of 160 (30 min), 14 -> 7 (90 min); first 50 mean 0.934 -> 0.961 (30
+ *   first 20 mean 0.928 -> 0.970 (30 min), 0.961 -> 0.979 (90 min, with the entity and kinds
+ *     changes merged after it); stories of the first 20 below 0.85 27 -> 12 of 160 (30 min), 14 -> 8 (90 min); first 50 mean 0.934 -> 0.961 (30
  *     min), 0.956 -> 0.970 (90 min); worst 0.39 -> 0.39 (90 min: another team's match result
  *     written alike). One event leading two of the first 20 stories: 26 -> 17 (90 min).
  *   simulated day F1 0.909 -> 0.941, top-50 1.0 / 1.0; UCI 0.8283 -> 0.8270; ECB+ 0.8612 -> 0.8612.
