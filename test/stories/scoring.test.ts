@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterFeatures } from '../../src/actors/stories/features.js';
-import { SNIPPET_WEIGHTS, TEXT_WEIGHTS, HEADLINE_WEIGHTS, scoreStory, themeShare, type StoryProfile } from '../../src/actors/stories/scoring.js';
+import { scoreStory, themeShare, type StoryProfile } from '../../src/actors/stories/scoring.js';
+import { SNIPPET_WEIGHTS, TEXT_WEIGHTS, HEADLINE_WEIGHTS } from '../../src/actors/stories/weights.js';
 import { TermIndex } from '../../src/actors/stories/term-index.js';
 import { norm, toVec, Vocabulary, type SparseVec } from '../../src/actors/stories/vectors.js';
 
