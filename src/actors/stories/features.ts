@@ -133,6 +133,8 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   const nameWordIdList: number[] = [];
   const placeIdList: number[] = [];
   const cityIdList: number[] = [];
+  /** place keys of countries the text names (not those its cities imply) */
+  const namedPlaceIdList: number[] = [];
   const g = loadGazetteer();
   const possessives = possessiveWords(a.title);
   const possessiveIdList: number[] = [];
@@ -143,7 +145,9 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
       if (group) (headNameList ??= []).push(...group);
     }
     if (e.type === 'place') {
-      if (g.phrases.get(e.name)?.kind === 'city') cityIdList.push(vocab.id('c:' + e.name.toLowerCase()));
+      const ph = g.phrases.get(e.name);
+      if (ph?.kind === 'city') cityIdList.push(vocab.id('c:' + e.name.toLowerCase()));
+      else if (ph) namedPlaceIdList.push(vocab.id('p:' + ph.code));
       continue;
     }
     const key = e.name.toLowerCase();
@@ -173,21 +177,14 @@ export function articleFeatures(vocab: Vocabulary, a: ArticleInput, hints: Clust
   // US) would be a large part of its vector: two headlines of two US cities met on it alone (a
   // storm in Houston joined a ferry capsizing in Atlanta). Its vector keeps the countries it
   // names (or names by alias or demonym); the conflicts still read every place.
-  let vecPlaceIds = placeIdList;
-  if ((a.summary?.length ?? 0) + (a.text?.length ?? 0) < BARE_CHARS && placeIdList.length > 0) {
-    vecPlaceIds = [];
-    for (const e of hints.entities ?? []) {
-      if (e.type !== 'place') continue;
-      const ph = g.phrases.get(e.name);
-      if (ph && ph.kind !== 'city' && (hints.places ?? []).includes(ph.code)) vecPlaceIds.push(vocab.id('p:' + ph.code));
-    }
-  }
+  const bare = (a.summary?.length ?? 0) + (a.text?.length ?? 0) < BARE_CHARS;
+  const vecPlaceIds = bare ? placeIdList.filter((id) => namedPlaceIdList.includes(id)) : placeIdList;
 
   // Weighting: tf (dampened) x idf, entity and place keys get fixed boosts.
   const raw = new Map<number, number>();
   for (const [id, f] of tf) raw.set(id, (1 + Math.log(f)) * vocab.idf(id));
   for (const id of entityIdList) raw.set(id, (raw.get(id) ?? 0) + ENTITY_WEIGHT * vocab.idf(id));
-  for (const id of new Set(vecPlaceIds)) raw.set(id, (raw.get(id) ?? 0) + PLACE_WEIGHT * vocab.idf(id));
+  for (const id of vecPlaceIds) raw.set(id, (raw.get(id) ?? 0) + PLACE_WEIGHT * vocab.idf(id));
   const vec = toVec(raw, VEC_TERMS);
 
   // Salient: heaviest terms that are not everywhere (after 500 docs, skip terms in > 4 %).
