@@ -155,8 +155,7 @@ export function extractEntities(segments: readonly string[], g: Gazetteer = load
       capital++;
       if (f.caps) allCaps++;
     }
-    const titleCase = lowerable >= 3 && capital >= lowerable * 0.7;
-    const shouting = lowerable >= 3 && allCaps >= lowerable * 0.6;
+    const { titleCase, shouting } = casingOf(lowerable, capital, allCaps);
 
     const n = words.length;
     // judged once per word: the run loops below look at a word up to three times
@@ -223,7 +222,16 @@ function unprovenLoneWord(words: string[], lows: string[], facts: (CapitalFacts 
   return doubtful && !capitalisedMidSentence(words[k]!, ev);
 }
 
-/** Segment flags for `capitalisedMidSentence`, judged as `extractEntities` judges them. */
+/**
+ * A segment's casing from its counts of words that could be lower case, capitalised words and
+ * words in capitals: Title Case (most words capitalised) or shouted (most in capitals), where
+ * capitals say nothing about names.
+ */
+function casingOf(lowerable: number, capital: number, allCaps: number): { titleCase: boolean; shouting: boolean } {
+  return { titleCase: lowerable >= 3 && capital >= lowerable * 0.7, shouting: lowerable >= 3 && allCaps >= lowerable * 0.6 };
+}
+
+/** Segment flags for `capitalisedMidSentence`: Title Case or shouted, as `extractEntities` judges them (`casingOf`). */
 function titledSegments(ev: Evidence): boolean[] {
   if (ev.titled) return ev.titled;
   const out: boolean[] = [];
@@ -239,7 +247,8 @@ function titledSegments(ev: Evidence): boolean[] {
       lowerable++; capital++;
       if (f.caps) allCaps++;
     }
-    out.push(lowerable >= 3 && (capital >= lowerable * 0.7 || allCaps >= lowerable * 0.6));
+    const c = casingOf(lowerable, capital, allCaps);
+    out.push(c.titleCase || c.shouting);
   }
   ev.titled = out;
   return out;
