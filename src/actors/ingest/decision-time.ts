@@ -25,3 +25,9 @@ export const CATCH_UP_AFTER_MS: readonly number[] = [1_000, 5_000, 20_000, DECIS
 export function storedSince(clock: number): number {
   return clock - DECISION_TTL_MS - CATCH_UP_MARGIN_MS;
 }
+
+/** how long after pass `pass - 1` (or after the rebuild) pass `pass` of `after` runs; undefined past the last */
+export function catchUpDelay(after: readonly number[], pass: number): number | undefined {
+  const at = after[pass];
+  return at === undefined ? undefined : Math.max(0, at - (pass > 0 ? after[pass - 1]! : 0));
+}

@@ -5,7 +5,7 @@ import { ActorUnavailableError, describeError } from '../../runtime/errors.js';
 import type { ShardHost } from '../../runtime/ownership.js';
 import type { Route } from '../../runtime/system.js';
 import { databaseNow } from '../store/stories.js';
-import { CATCH_UP_AFTER_MS, storedSince } from './decision-time.js';
+import { CATCH_UP_AFTER_MS, catchUpDelay, storedSince } from './decision-time.js';
 import { openLocalDedup, type LocalDedup, type LocalDedupOptions } from './dedup-local.js';
 import { SqlFingerprints } from './fingerprints-sql.js';
 
@@ -57,9 +57,8 @@ export class DedupOwner implements ShardHost, Route {
 
   /** Pass `pass` of the catch-up, reading fingerprints stored since `from` (the database's clock). */
   private catchUp(of: Promise<LocalDedup>, from: number, pass: number): void {
-    const at = this.catchUpAfterMs[pass];
-    if (at === undefined) return;
-    const delay = at - (pass > 0 ? this.catchUpAfterMs[pass - 1]! : 0);
+    const delay = catchUpDelay(this.catchUpAfterMs, pass);
+    if (delay === undefined) return;
     this.catchUpTimer = setTimeout(() => {
       void (async () => {
         if (this.current !== of) return;

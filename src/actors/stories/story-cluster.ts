@@ -3,7 +3,7 @@ import type { ArticleInput } from '../enrich/text.js';
 import { describeError } from '../../runtime/errors.js';
 import { StoryClusterer, type AddResult, type ClustererOptions, type StorySummary, type StoryView } from './clusterer.js';
 import type { ClusterHints } from './features.js';
-import { CATCH_UP_AFTER_MS, storedSince as storedSinceOf } from '../ingest/decision-time.js';
+import { CATCH_UP_AFTER_MS, catchUpDelay, storedSince as storedSinceOf } from '../ingest/decision-time.js';
 
 /**
  * The StoryCluster actor: owns one cluster shard's active window (a `StoryClusterer`). What it
@@ -131,9 +131,8 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
   const sweepMs = cfg.sweepMs ?? Math.min(600_000, Math.max(1_000, windowMs / 4));
   const catchUpAfterMs = cfg.store.now ? cfg.catchUpAfterMs ?? CATCH_UP_AFTER_MS : [];
   const scheduleCatchUp = (pass: number, ctx: ActorContext): void => {
-    const at = catchUpAfterMs[pass];
-    if (at === undefined) return;
-    ctx.schedule(Math.max(0, at - (pass > 0 ? catchUpAfterMs[pass - 1]! : 0)), { type: 'catch-up', pass }, 'catch-up');
+    const delay = catchUpDelay(catchUpAfterMs, pass);
+    if (delay !== undefined) ctx.schedule(delay, { type: 'catch-up', pass }, 'catch-up');
   };
 
   return defineBehaviour<StoryClusterState, StoryClusterMsg>({
