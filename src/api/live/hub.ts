@@ -290,6 +290,8 @@ export class LiveHub {
 
   private act(ws: WS, data: ArrayBuffer, isBinary: boolean): void {
     const c = ws.getUserData();
+    // given up (too slow), its close frame waiting for its buffer to drain: nothing it asks for matters now
+    if (!c.open) return;
     if (data.byteLength > 16 * this.opts.maxFrameBytes) {
       this.counters.inc('closed_too_big');
       this.fanout.remove(ws);
