@@ -166,7 +166,15 @@ function poolSql(pool: pg.Pool, mode: Sql['mode'], url: string, health: Health):
       } catch (err) {
         throw health.fail(err);
       }
+      // A checked-out client has no listener of the pool's: the server going away (a fast
+      // shutdown's 57P01, a reset) between two statements or mid-statement makes it emit `error`,
+      // which unheard would crash the node. Heard here, the transaction fails with the query.
       let broken: unknown;
+      const lost = (err: unknown) => {
+        broken ??= err;
+        if (isUnreachable(err)) health.outage.failed(err);
+      };
+      client.on('error', lost);
       try {
         await run(client, health, 'BEGIN');
         const result = await fn(clientSql(client, mode, url, 0, health));
@@ -178,8 +186,9 @@ function poolSql(pool: pg.Pool, mode: Sql['mode'], url: string, health: Health):
         });
         throw health.fail(err);
       } finally {
-        // a connection that could not roll back is destroyed rather than reused mid-transaction
-        client.release(broken instanceof Error ? broken : undefined);
+        client.removeListener('error', lost);
+        // a connection that failed or could not roll back is destroyed rather than reused
+        client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
       }
     },
     async ping() {
