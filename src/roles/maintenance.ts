@@ -29,9 +29,11 @@ export function maintenanceComponent(opts: MaintenanceOptions = {}): Component {
   const timers: NodeJS.Timeout[] = [];
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  let host: Node | null = null;
   return {
     name: 'maintenance',
     start(node: Node) {
+      host = node;
       const now = opts.now ?? Date.now;
       const days = node.config.retentionDays;
       // one pass at a time, none started once stopping
@@ -92,7 +94,13 @@ export function maintenanceComponent(opts: MaintenanceOptions = {}): Component {
     async stop() {
       stopped = true;
       for (const t of timers) clearInterval(t);
-      await running;
+      // a pass under way (a long retention pass) gets what the shutdown budget can spare; each of
+      // its steps is a transaction of its own, so one cut short is done again at the next start
+      const left = (host?.stopBudgetLeftMs() ?? 0) - 5_000;
+      let timer: NodeJS.Timeout | undefined;
+      const done = await Promise.race([running.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, left))))]);
+      clearTimeout(timer);
+      if (!done) host?.log.warn('a maintenance pass was still running at shutdown: it is cut short');
     },
   };
 }

@@ -21,7 +21,12 @@ export interface Sql {
   /** runs `fn` in one transaction on one connection; nested calls become savepoints */
   tx<T>(fn: (q: Sql) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * closes the pool once the queries in flight are done; PostgreSQL: waits at most `waitMs` for
+   * them (a transaction cut short is rolled back by the server when the process exits); embedded
+   * always waits, since the database must be shut down cleanly
+   */
+  close(waitMs?: number): Promise<void>;
   readonly mode: 'postgres' | 'embedded';
   /** a URL other threads or processes can connect to (embedded: the loopback socket); may carry credentials */
   readonly url: string;
@@ -111,10 +116,16 @@ async function connectPool(
   let closed = false;
   return {
     ...poolSql(pool, mode, url, health),
-    async close() {
+    async close(waitMs?: number) {
       if (closed) return;
       closed = true;
-      await pool.end();
+      const ended = pool.end();
+      if (mode === 'postgres' && waitMs !== undefined) {
+        let timer: NodeJS.Timeout | undefined;
+        const done = await Promise.race([ended.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), waitMs)))]);
+        clearTimeout(timer);
+        if (!done) log.warn({ wait_ms: waitMs }, 'database queries still running at close: left to be rolled back');
+      } else await ended;
       await afterClose();
     },
   };
