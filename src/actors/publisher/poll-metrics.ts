@@ -39,8 +39,16 @@ export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: Pa
   };
 }
 
-/** `newsagg_entries_skipped_total{reason}`: new feed entries left out on purpose (retention, document_limit). */
+/**
+ * `newsagg_entries_skipped_total{reason}`: feed entries left out on purpose: `retention`, new ones
+ * published before the retention period (counted once); `document_limit`, those past the 8,192
+ * newest of one document (not remembered, so counted each time such a document is read).
+ */
 export function skippedCounter(metrics: Metrics): (reason: SkipReason, n: number) => void {
-  const c = metrics.counter('newsagg_entries_skipped_total', 'New feed entries left out on purpose, by reason (retention: published before the retention period; document_limit: past the most entries read from one document)', ['reason']);
+  const c = metrics.counter(
+    'newsagg_entries_skipped_total',
+    'Feed entries left out on purpose, by reason (retention: new, published before the retention period; document_limit: past the newest 8192 of a document, at each read)',
+    ['reason'],
+  );
   return (reason, n) => c.inc({ reason }, n);
 }
