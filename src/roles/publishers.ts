@@ -1,7 +1,8 @@
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
 import { BufferedPublisherStore } from '../actors/publisher/buffered-store.js';
 import { FirstPolls } from '../actors/publisher/first-poll.js';
-import { countedEffects } from '../actors/publisher/poll-metrics.js';
+import { countedEffects, skippedCounter } from '../actors/publisher/poll-metrics.js';
+import { PollsInFlight } from '../actors/publisher/polls-in-flight.js';
 import type { PolicyConfig } from '../actors/publisher/policy.js';
 import { pooledParse } from '../actors/publisher/pooled-parse.js';
 import { spawnAll, watchUnscheduled } from '../actors/publisher/roster.js';
@@ -105,8 +106,9 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       // starting at once keeps the wider spread above).
       const startedAt = Date.now();
       const pastStartUp = () => Date.now() - startedAt > START_UP_MS;
+      const polls = new PollsInFlight();
       const fx = countedEffects(n.metrics, {
-        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
+        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified, ...(req.signal ? { signal: req.signal } : {}) }),
         parse: pooledParse(() => n.tasks),
         emit: (articles) => opts.emit(articles),
       });
@@ -115,7 +117,10 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           // emit resolves once the articles are stored: only then do the feed's validators move on
           ...fx,
           store,
+          polls,
           maxEntriesPerPoll: cfg.maxEntriesPerPoll,
+          retentionMs: cfg.retentionDays * 86_400_000,
+          skipped: skippedCounter(n.metrics),
           ...(opts.policy ? { policy: opts.policy } : {}),
           now: Date.now,
           random: Math.random,
@@ -139,6 +144,8 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           system: n.system,
           shardOf: (id) => wiring.cluster.ownership.shardOf('publisher', id),
           flush: () => store!.flush(),
+          polls,
+          pollEndMs: f.deadlineMs + 5_000,
           log: n.log,
         });
         shards = s;
