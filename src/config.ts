@@ -237,8 +237,10 @@ export const options = {
   breakingAccelerateMinutes: opt({ name: 'breaking-accelerate-minutes', schema: positive, default: 30, doc: 'breaking news: how long tier-1 publishers of the affected regions are polled faster' }),
   breakingAccelerateIntervalSeconds: opt({ name: 'breaking-accelerate-interval-seconds', schema: intIn(60, 86_400), default: 120, doc: 'breaking news: their polling interval meanwhile' }),
   liveMaxSubscriptions: opt({ name: 'live-max-subscriptions', schema: intIn(1, 10_000), default: 64, doc: 'WebSocket: topics one connection may subscribe to' }),
-  liveMaxFrameBytes: opt({ name: 'live-max-frame-bytes', schema: intIn(64, 1 << 20), default: 4096, doc: 'WebSocket: largest client frame answered (larger gets an error frame; over 16x, the connection is closed)' }),
+  liveMaxFrameBytes: opt({ name: 'live-max-frame-bytes', schema: intIn(64, 1 << 20), default: 4096, doc: 'WebSocket: largest client frame answered (larger gets an error frame; over 16x, the connection is closed with 1009)' }),
   liveMaxConnectionsPerClient: opt({ name: 'live-max-connections-per-client', schema: intIn(1, 1_000_000), default: 16, doc: 'WebSocket: open connections per client address' }),
+  liveConnectRps: opt({ name: 'live-connect-rps', schema: positive, default: 1, doc: 'WebSocket: new connections (upgrades) per second per client address; more get 429 with Retry-After' }),
+  liveConnectBurst: opt({ name: 'live-connect-burst', schema: intIn(1, 1_000_000), default: 16, doc: 'WebSocket: burst of new connections per client address' }),
   liveMaxBufferBytes: opt({ name: 'live-max-buffer-bytes', schema: intIn(1024, 1 << 30), default: 65_536, doc: 'WebSocket: unsent bytes per connection before updates are coalesced; a connection that stays behind is closed' }),
   liveHeartbeatSeconds: opt({ name: 'live-heartbeat-seconds', schema: intIn(8, 3_600), default: 32, doc: 'WebSocket: idle connections are pinged; one that stays silent (no pong) for about this long is closed' }),
 } as const;

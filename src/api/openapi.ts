@@ -155,7 +155,7 @@ export const openApiDocument = {
     '/v1/live': {
       get: {
         summary: 'WebSocket (upgrade): subscribe to breaking, breaking:{region}, feed:{region}:{category}, story:{id}; see the README',
-        responses: { 101: { description: 'switching protocols' }, 426: error('not a WebSocket upgrade'), 429: error('too many live connections from this client') },
+        responses: { 101: { description: 'switching protocols' }, 426: error('not a WebSocket upgrade'), 429: error('too many live connections open, or opened too fast, from this client (Retry-After); code too_many_connections or rate_limited') },
       },
     },
     '/v1/trending': {

@@ -10,6 +10,7 @@ import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
 import { WebSubIntents } from '../actors/publisher/websub-intents.js';
 import type { RawArticle } from '../actors/ingest/types.js';
 import { TrustedProxies } from '../api/client-address.js';
+import type { KnownPublishers } from '../api/known-publishers.js';
 import { registerWebSubRoutes } from '../api/routes/websub.js';
 import type { Component, Node } from '../node.js';
 import type { Route } from '../runtime/system.js';
@@ -67,6 +68,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
   let route: Route | null = null;
   let unsubscribe: (() => void) | null = null;
   const intents = new WebSubIntents();
+  let known: KnownPublishers | null = null;
 
   const ask = (id: string, msg: PublisherMsg, timeoutMs: number): Promise<PublisherReply> => {
     if (!node) return Promise.reject(new Error('publishers are not running'));
@@ -152,11 +154,14 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         // publishers added or removed on any node (admin API, OPML import) reach their owner at once
         unsubscribe = wiring.cluster.transport.subscribe(PUBLISHERS_CHANGED, (data) => {
           const c = data as { added?: unknown; removed?: unknown };
-          if (Array.isArray(c.added)) for (const id of c.added) if (typeof id === 'string') s.spawn(id);
-          if (Array.isArray(c.removed)) for (const id of c.removed) if (typeof id === 'string') (intents.forget(id), s.remove(id));
+          const added = Array.isArray(c.added) ? c.added.filter((id): id is string => typeof id === 'string') : [];
+          const removed = Array.isArray(c.removed) ? c.removed.filter((id): id is string => typeof id === 'string') : [];
+          known?.changed({ added, removed });
+          for (const id of added) s.spawn(id);
+          for (const id of removed) (intents.forget(id), s.remove(id));
         });
       } else n.system.register(behaviour);
-      registerWebSubRoutes(n.router, {
+      ({ known } = registerWebSubRoutes(n.router, {
         sql: n.sql,
         ask,
         send,
@@ -164,7 +169,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         perPublisher: { rps: cfg.websubRateLimitRps, burst: cfg.websubRateLimitBurst },
         perClient: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
         trustProxy: cfg.trustProxy.length > 0 ? new TrustedProxies(cfg.trustProxy) : null,
-      });
+      }));
       if (shards) {
         // actors start as this node acquires publisher shards (cluster-ownership, after every role)
         const s = shards;
@@ -183,12 +188,14 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       await store?.flush();
     },
     added(ids) {
+      known?.changed({ added: ids });
       for (const id of ids) {
         if (shards) shards.spawn(id);
         else node?.system.spawn(address(id));
       }
     },
     removed(ids) {
+      known?.changed({ removed: ids });
       for (const id of ids) {
         intents.forget(id);
         if (shards) shards.remove(id);
