@@ -14,20 +14,29 @@ const dateTime: Schema = { type: 'string', format: 'date-time' };
 const dateTimeOrNull: Schema = { type: ['string', 'null'], format: 'date-time' };
 const int: Schema = { type: 'integer' };
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+/** `/r/{article_id}` on every article view: records the click, then redirects to source_url */
+const clickUrl: Schema = { type: 'string', pattern: '^/r/', description: 'the tracked link (/r/{article_id}): records the click, then redirects (302) to source_url' };
+/** `region` of a feed, trending or breaking item */
+const edition: Schema = {
+  type: 'string',
+  enum: [...FEED_REGIONS],
+  description: 'the edition the item is listed under: on /v1/feed, /v1/trending and /v1/breaking with region=R it is R; without a region (the global lists) and in live frames, the story\'s home edition (where it happened, else the first edition carrying it, else global). Never the lead publisher\'s country',
+};
 const obj = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: 'object', properties, required });
 
 const schemas: Record<string, Schema> = {
   Error: obj({ error: obj({ code: str, message: str }) }),
-  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str }),
+  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str, click_url: clickUrl }),
   FeedItem: obj(
     {
       article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
-      published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
+      published_at: dateTime, source_url: str, click_url: clickUrl, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
       secondary_category: { type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'a second category of the story, else null (absent in items cached by an older version)' },
-      region: strOrNull, coverage_count: int,
+      region: edition,
+      coverage_count: int,
       related: { type: 'array', maxItems: 3, description: 'up to 3 headlines of other publishers, newest first; /r/{article_id} leads to each', items: ref('RelatedHeadline') },
     },
-    ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'category', 'region', 'coverage_count'],
+    ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'click_url', 'category', 'region', 'coverage_count'],
   ),
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
   BreakingItem: { allOf: [ref('FeedItem'), obj({ breaking_since: dateTime })] },
@@ -56,8 +65,8 @@ const schemas: Record<string, Schema> = {
   }),
   CatalogueImport: obj({ added: int, offered: int }),
   Article: obj({
-    id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
-    published_at: dateTime, source_url: str, click_url: str, category: strOrNull,
+    id: str, article_id: { type: 'string', description: 'the same as id: the name feed, trending and breaking items use for it' }, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
+    published_at: dateTime, source_url: str, click_url: clickUrl, category: strOrNull,
     secondary_category: { type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'a second category the article is likely about too, else null; a wire copy carries its original\'s' },
     region: strOrNull, language: strOrNull, duplicate_of: strOrNull,
   }),
