@@ -125,7 +125,8 @@ export function sourcesHelp() {
   const steps = el('ul', { class: 'steps' },
     el('li', {}, 'Open the ', el('a', { href: '/admin', 'data-nav': '', text: 'admin page' }), ' with the admin token (the node must be started with ',
       el('code', { text: '--admin-token' }), ') to add a feed or site URL, or to import an OPML file.'),
-    el('li', {}, 'Or start the node with ', el('code', { text: '--opml feeds.opml' }), ', or stop it and run ', el('code', { text: 'newsagg import-opml feeds.opml' }), '.'),
+    el('li', {}, 'Or start the node with ', el('code', { text: '--opml feeds.opml' }), ', or stop it and run ', el('code', { text: 'npx newsagg import-opml feeds.opml' }),
+      ' in its folder (', el('code', { text: 'npx newsagg import-opml --help' }), ' says more).'),
     el('li', {}, 'To look around without sources, start it with ', el('code', { text: '--demo' }), ' (simulated publishers).'));
   const box = el('div', { class: 'empty sources-help' },
     el('h2', { text: 'No stories yet' }),
