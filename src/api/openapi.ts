@@ -61,7 +61,29 @@ const schemas: Record<string, Schema> = {
     first_run: { type: 'boolean' },
     publishers: int,
     can_import: { type: 'boolean' },
-    catalogue: obj({ total: int, editions: { type: 'array', items: obj({ region: str, publishers: int }) } }),
+    catalogue: obj({
+      total: int,
+      editions: {
+        type: 'array',
+        items: obj({ region: str, publishers: { ...int, description: 'the edition\'s own publishers' }, adds: { ...int, description: 'how many choosing the edition adds: its own and the global ones' } }),
+      },
+    }),
+    sources: obj({
+      total: int,
+      polled: { ...int, description: 'publishers polled at least once' },
+      ok: { ...int, description: 'publishers whose last poll answered' },
+      failing: { ...int, description: 'publishers whose last poll failed' },
+      reasons: {
+        type: 'array',
+        description: 'failing publishers by reason, most first',
+        items: obj({
+          reason: { type: 'string', enum: ['dns', 'network', 'refused', 'timeout', 'tls', 'blocked', 'robots', 'rate_limited', 'http_error', 'not_a_feed', 'other'] },
+          publishers: int,
+          message: str,
+        }),
+      },
+      offline: { type: 'boolean', description: 'every polled source failed, for reasons that mean this machine reaches no one (DNS, no route)' },
+    }),
   }),
   CatalogueImport: obj({ added: int, offered: int }),
   Article: obj({
@@ -117,6 +139,15 @@ const schemas: Record<string, Schema> = {
   ),
   OpmlImport: obj({ added: int, existing: int, rejected: { type: 'array', items: obj({ text: str, reason: str }) } }),
   Health: obj({ status: str }),
+  Readiness: obj(
+    {
+      status: { type: 'string', enum: ['ready', 'degraded', 'unavailable', 'draining'] },
+      checks: { type: 'object', additionalProperties: { type: 'string', enum: ['ok', 'degraded', 'failed'] } },
+      degraded: { type: 'object', description: 'status degraded: why, by check (sources: every source this node polled lately failed)', additionalProperties: str },
+      failed: { type: 'array', items: str },
+    },
+    ['status', 'checks'],
+  ),
 };
 
 const p = (name: string, description: string, schema: Schema, required = false): Schema => ({ name, in: 'query', required, description, schema });
@@ -243,7 +274,12 @@ export const openApiDocument = {
       },
     },
     '/healthz': { get: { summary: 'The process answers', responses: { 200: ok('Health') } } },
-    '/readyz': { get: { summary: 'Storage and cache answer, and ingest makes progress', responses: { 200: ok('Health'), 503: ok('Health', 'not ready') } } },
+    '/readyz': {
+      get: {
+        summary: 'Storage and cache answer, and ingest makes progress. 200 ready, or 200 degraded when every news source this node polls fails (it still serves; the body says why); 503 names the failed checks',
+        responses: { 200: ok('Readiness'), 503: ok('Readiness', 'not ready') },
+      },
+    },
     '/metrics': { get: { summary: 'Prometheus text format', responses: { 200: { description: 'metrics', content: { 'text/plain': { schema: str } } } } } },
     '/v1/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
   },

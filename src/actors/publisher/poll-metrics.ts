@@ -1,13 +1,15 @@
 import type { Metrics } from '../../runtime/metrics.js';
+import type { SourceHealth } from './source-health.js';
 import type { EmitFn, FetchFn, ParseFn } from './types.js';
 
 /**
  * Counters around a publisher's effects, so an operator sees what polling does without reading
  * every actor: `newsagg_publisher_polls_total{outcome}` (ok, not_modified, error),
  * `newsagg_publisher_parse_errors_total` and `newsagg_publisher_entries_total` (new entries put
- * into the ingest log, polled or pushed).
+ * into the ingest log, polled or pushed). With `health`, each poll's outcome is also kept per feed
+ * (source-health.ts: does every source of this node fail?).
  */
-export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: ParseFn; emit: EmitFn }): { fetch: FetchFn; parse: ParseFn; emit: EmitFn } {
+export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: ParseFn; emit: EmitFn }, health?: SourceHealth): { fetch: FetchFn; parse: ParseFn; emit: EmitFn } {
   const polls = metrics.counter('newsagg_publisher_polls_total', 'Feed polls by outcome (ok, not_modified, error)', ['outcome']);
   const parseErrors = metrics.counter('newsagg_publisher_parse_errors_total', 'Feed documents (polled or pushed) that could not be parsed');
   const entries = metrics.counter('newsagg_publisher_entries_total', 'New feed entries put into the ingest log');
@@ -16,9 +18,11 @@ export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: Pa
       try {
         const r = await fx.fetch(req);
         polls.inc({ outcome: r.notModified || r.status === 304 ? 'not_modified' : 'ok' });
+        health?.polled(req.url, null);
         return r;
       } catch (err) {
         polls.inc({ outcome: 'error' });
+        health?.polled(req.url, err);
         throw err;
       }
     },

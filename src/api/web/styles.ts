@@ -139,6 +139,13 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 .steps { padding-left: 1.2rem; } .steps li { margin: .45rem 0; }
 .empty h3 { margin: 1.1rem 0 .5rem; font-size: .95rem; }
 .catalogue-buttons { display: flex; flex-wrap: wrap; gap: .4rem; margin-bottom: .5rem; }
+.sources-status { margin: .6rem 0 .9rem; padding: .7rem .9rem; border-radius: 10px; background: var(--page); color: var(--fg); }
+.sources-status h3 { margin: 0 0 .3rem; font-size: 1rem; }
+.sources-status p { margin: .2rem 0; }
+.sources-status ul { margin: .3rem 0; padding-left: 1.2rem; }
+.sources-status.bad { border-left: 4px solid var(--red); }
+.sources-status.warn { border-left: 4px solid var(--warn); }
+.sources-status.ok { border-left: 4px solid var(--ok); }
 
 /* Full Coverage page */
 .story-view { max-width: 860px; margin: 0 auto; }
