@@ -5,7 +5,7 @@ import type { StorySignals } from '../../src/actors/store/stories.js';
 import { normalizeAddress, TrustedProxies } from '../../src/api/client-address.js';
 import { buildPool, coverage, logFreshness } from '../../src/api/personal/pool.js';
 import { personalOrder, personalPages } from '../../src/api/personal/rank.js';
-import { cookieValue, readerIdOf, readerOf } from '../../src/api/readers/identity.js';
+import { cookieValue, readerIdOf, readerIfAny, readerOf } from '../../src/api/readers/identity.js';
 import type { Request } from '../../src/api/reply.js';
 import { MAX_ENTRIES, MAX_PER_LIST, parseInterests } from '../../src/api/readers/interests.js';
 import { compileProfile, placeKeys } from '../../src/api/readers/profile.js';
@@ -48,11 +48,16 @@ describe('reader identity', () => {
     const req = (authorization?: string, cookie?: string) => ({ header: (n: string) => (n === 'authorization' ? authorization : n === 'cookie' ? cookie : undefined) }) as unknown as Request;
     const tok = 'client-token-0123456789abcdef';
     for (const auth of [`Bearer ${tok}`, `bearer ${tok}`, `BEARER   ${tok}`, `Bearer ${tok}  `, `Bearer\t${tok}`]) expect(readerOf(req(auth))).toEqual({ id: readerIdOf(tok), from: 'token' });
-    // not a token: the cookie decides (or nobody)
+    // not a token: a 401 naming the problem, never another reader (the cookie's, or a new one) in its place
     for (const auth of [`Bearer ${tok} extra`, `Bearer short`, `Basic ${tok}`, `Bearer ${tok};x`, `Bearer`, `Bearer `]) {
-      expect(readerOf(req(auth))).toBeNull();
-      expect(readerOf(req(auth, `newsagg_reader=${'c'.repeat(22)}`))).toEqual({ id: readerIdOf('c'.repeat(22)), from: 'cookie' });
+      for (const cookie of [undefined, `newsagg_reader=${'c'.repeat(22)}`]) {
+        expect(() => readerOf(req(auth, cookie)), auth).toThrow(expect.objectContaining({ status: 401, code: 'invalid_token' }));
+        expect(readerIfAny(req(auth, cookie))).toBeNull();
+      }
     }
+    // no Authorization header: the cookie decides (a malformed one is nobody)
+    expect(readerOf(req(undefined, `newsagg_reader=${'c'.repeat(22)}`))).toEqual({ id: readerIdOf('c'.repeat(22)), from: 'cookie' });
+    expect(readerOf(req(undefined, 'newsagg_reader=bad'))).toBeNull();
   });
   it('the id is SHA-256 of "newsagg-reader\\0" + token (ids are stored: the derivation must never change)', async () => {
     const { createHash } = await import('node:crypto');
