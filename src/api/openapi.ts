@@ -162,6 +162,8 @@ const ok = (name: string, description = 'OK'): Schema => ({
   content: { 'application/json': { schema: ref(name) } },
 });
 const common = { 400: error('invalid parameter'), 429: error('rate limited; see Retry-After') };
+/** a reader route given an Authorization header that names no reader: never a new reader in its place */
+const badToken = error('invalid_token: the Authorization header is not "Bearer <reader token>" (16-256 of A-Z a-z 0-9 . _ ~ + / = -); the message says what is wrong');
 const admin = { security: [{ bearer: [] }] };
 const reader = { security: [{ reader: [] }, { readerCookie: [] }] };
 
@@ -181,7 +183,7 @@ export const openApiDocument = {
           p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
           p('for', 'me: the calling reader\'s personalised order (reader token or newsagg_reader cookie; without either, the unpersonalised order and the cookie)', { type: 'string', enum: ['me'] }),
         ],
-        responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
+        responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, 401: badToken, ...common },
       },
     },
     '/v1/breaking': {
@@ -205,14 +207,14 @@ export const openApiDocument = {
       },
     },
     '/v1/me': {
-      get: { ...reader, summary: 'The calling reader: interests and how many clicks are remembered (a caller with neither token nor cookie becomes a reader)', responses: { 200: ok('Me'), ...common } },
+      get: { ...reader, summary: 'The calling reader: interests and how many clicks are remembered (a caller with neither token nor cookie becomes a reader)', responses: { 200: ok('Me'), 401: badToken, ...common } },
       put: {
         ...reader,
-        summary: 'Replace the reader\'s interests (a missing key is an empty list)',
+        summary: 'Replace the reader\'s interests (a missing key is an empty list). Entries must name what the node knows: 400 unknown_publisher (publishers by id), unknown_place, unknown_entity, each naming the entries',
         requestBody: { required: true, content: { 'application/json': { schema: ref('InterestsUpdate') } } },
-        responses: { 200: ok('Me'), 413: error('body over 64 KB'), ...common },
+        responses: { 200: ok('Me'), 401: badToken, 413: error('body over 64 KB'), ...common },
       },
-      delete: { ...reader, summary: 'Forget the reader: interests and reading history', responses: { 204: { description: 'forgotten' }, ...common } },
+      delete: { ...reader, summary: 'Forget the reader: interests and reading history', responses: { 204: { description: 'forgotten' }, 401: badToken, ...common } },
     },
     '/v1/articles/{id}': {
       get: { summary: 'An article with related articles of its story', parameters: [pathId('article id')], responses: { 200: ok('ArticleDetail'), 404: error('no such article'), ...common } },

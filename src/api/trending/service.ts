@@ -40,6 +40,10 @@ interface Edition {
   trends: { id: string; score: number }[];
   /** rendered bodies by limit */
   pages: Map<number, HotEntry>;
+  /** renders in flight by limit (concurrent requests share one) */
+  rendering?: Map<number, Promise<HotEntry>>;
+  /** bumped when its stories are written: a render begun before is not kept */
+  gen?: number;
 }
 
 /**
@@ -111,7 +115,11 @@ export class TrendingService {
     }
     const changed = Array.isArray(ids) ? new Set(ids.filter((x): x is string => typeof x === 'string')) : null;
     for (const e of this.editions.values()) {
-      if (e.pages.size > 0 && (changed === null || e.trends.some((t) => changed.has(t.id)))) e.pages.clear();
+      if (changed === null || e.trends.some((t) => changed.has(t.id))) {
+        e.pages.clear();
+        e.rendering?.clear();
+        e.gen = (e.gen ?? 0) + 1;
+      }
     }
     this.nudge();
   }
@@ -147,12 +155,19 @@ export class TrendingService {
   private render(region: string, e: Edition, limit: number): HotEntry | Promise<HotEntry> {
     const page = e.pages.get(limit);
     if (page !== undefined && this.now() - page.at < (this.o.pageTtlMs ?? 5_000)) return page;
-    return this.items(region, e.trends.slice(0, limit)).then((items) => {
+    const inflight = e.rendering?.get(limit);
+    if (inflight) return inflight;
+    const gen = e.gen ?? 0;
+    const rendering = this.items(region, e.trends.slice(0, limit)).then((items) => {
       const body = Buffer.from(`{"items":[${items.join(',')}]}`, 'utf8');
       const fresh = { body, etag: etagOf(body), at: this.now() };
-      e.pages.set(limit, fresh);
+      if ((e.gen ?? 0) === gen) e.pages.set(limit, fresh);
       return fresh;
+    }).finally(() => {
+      if (e.rendering?.get(limit) === rendering) e.rendering.delete(limit);
     });
+    (e.rendering ??= new Map()).set(limit, rendering);
+    return rendering;
   }
 
   /** `FeedItem & {trend_score}` as JSON, from the story entries feed pages read, labelled with the edition. */
