@@ -187,7 +187,7 @@ export const options = {
   }),
   dedupWindowHours: opt({ name: 'dedup-window-hours', schema: positive, default: 72, doc: 'how long an article can be matched as a near-duplicate' }),
   activeWindowHours: opt({ name: 'active-window-hours', schema: positive, default: 48, doc: 'how long a story stays open for new articles' }),
-  maxEntriesPerPoll: opt({ name: 'max-entries-per-poll', schema: intIn(1, 1000), default: 100, doc: 'entries taken from one fetched feed document, newest first (the rest are left alone)' }),
+  maxEntriesPerPoll: opt({ name: 'max-entries-per-poll', schema: intIn(1, 1000), default: 100, doc: 'articles one feed puts into the ingest log at once; a document with more new entries goes in steps of this size, newest first' }),
   ingestQueueMax: opt({ name: 'ingest-queue-max', schema: intIn(100, 1_000_000), default: 5_000, doc: 'raw articles waiting in the ingest log before publishers wait for room' }),
   ingestStallSeconds: opt({ name: 'ingest-stall-seconds', schema: intIn(5, 86_400), default: 60, doc: '/readyz says not ready when articles wait this long with none stored' }),
   rateLimitRps: opt({ name: 'rate-limit-rps', schema: positive, default: 20, doc: 'public API requests per second per client (token or IP)' }),

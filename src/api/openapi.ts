@@ -123,12 +123,13 @@ const schemas: Record<string, Schema> = {
     last_polled_at: dateTimeOrNull, last_success_at: dateTimeOrNull, next_poll_at: dateTimeOrNull, not_modified_count: int,
     fetch_count: int, article_count: int, failures: int, circuit: { type: 'string', enum: ['closed', 'open', 'half_open'] },
     circuit_reason: strOrNull, websub_hub: strOrNull,
+    entries_skipped: { type: 'integer', description: 'new feed entries left out on purpose since the publisher was added: published before the retention period (--retention-days), or past the most entries read from one document (8,192)' },
     owner: { type: ['string', 'null'], description: 'id of the node polling this publisher (--node-id; in a cluster, the owner of its publisher shard); null when no node polls it' },
   }),
   PublisherPage: obj({ items: { type: 'array', items: ref('Publisher') }, next_cursor: strOrNull }),
   RejectedArticle: obj({
     id: int, url: str, publisher_id: strOrNull,
-    reason: { type: 'string', enum: ['invalid_article', 'invalid_url', 'cluster_failed', 'storage_rejected'] },
+    reason: { type: 'string', enum: ['invalid_article', 'invalid_url', 'too_large', 'cluster_failed', 'storage_rejected'] },
     code: str, message: str, attempts: int, first_at: dateTime, last_at: dateTime,
     article: { ...strOrNull, description: 'the refused article as JSON text, when known' },
   }),
@@ -262,7 +263,7 @@ export const openApiDocument = {
       get: {
         ...admin,
         summary: 'Articles ingest set aside instead of storing, newest first, with the reason',
-        parameters: [p('reason', 'only this reason', { type: 'string', enum: ['invalid_article', 'invalid_url', 'cluster_failed', 'storage_rejected'] }), cursor, limit(500, 50)],
+        parameters: [p('reason', 'only this reason', { type: 'string', enum: ['invalid_article', 'invalid_url', 'too_large', 'cluster_failed', 'storage_rejected'] }), cursor, limit(500, 50)],
         responses: { 200: ok('RejectedPage'), 401: error('missing or wrong token'), ...common },
       },
     },

@@ -106,7 +106,9 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     if (src.baseUrl !== undefined) opts.baseUrl = src.baseUrl;
     if (src.contentType !== undefined) opts.contentType = src.contentType;
     const { feed, entries } = parseFeed(src.body, opts);
-    io.out(`${JSON.stringify({ feed, entries }, null, 2)}\n`);
+    // a refused link is for ingest's records, not part of the printed shape
+    const printed = entries.map(({ refusedLink: _refused, ...e }) => e);
+    io.out(`${JSON.stringify({ feed, entries: printed }, null, 2)}\n`);
     return 0;
   } catch (err) {
     const code = err instanceof NewsaggError ? err.code : 'INTERNAL';

@@ -3,6 +3,8 @@ import { DedupOwner, type DedupOwnerMsg } from '../actors/ingest/dedup-owner.js'
 import type { DedupDecision } from '../actors/dedup/coordinator.js';
 import { STORY_CLUSTER, startIngest, type IngestService } from '../actors/ingest/service.js';
 import { ThumbnailJobs } from '../actors/ingest/thumbnails.js';
+import { MAX_TEXT } from '../actors/ingest/caps.js';
+import { fitOrSetAside } from '../actors/ingest/fit.js';
 import type { RawArticle } from '../actors/ingest/types.js';
 import type { CachedStory } from '../actors/store/feed-items.js';
 import { thumbnailFor } from '../actors/thumbs/pipeline.js';
@@ -14,9 +16,6 @@ import type { Component, Node } from '../node.js';
 import { askVia, DEDUP_OWNER, type ClusterComponent } from './cluster.js';
 import type { SharedFetcher } from './fetcher.js';
 import { openIngestLog } from './ingest-log.js';
-
-/** Body text kept in the ingest log per article (fingerprints and enrichment read the lead). */
-const MAX_TEXT = 100_000;
 
 /**
  * The ingest log and, on a `process` node, the pipeline behind it (prepare, dedup, cluster,
@@ -41,12 +40,16 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
   let log: JetStreamWorkQueue<RawArticle> | null = null;
   let thumbs: ThumbnailJobs | null = null;
   let stopBudgetMs = 10_000;
+  let fitted: ((articles: readonly RawArticle[]) => Promise<RawArticle[]>) | null = null;
   const listeners: ((s: CachedStory[]) => void)[] = [];
   return {
     name: 'ingest',
     async start(node: Node) {
       stopBudgetMs = Math.max(1_000, node.config.shutdownTimeoutMs - 5_000);
-      if (node.nats) log = await openIngestLog(node.nats, { log: node.log });
+      if (node.nats) {
+        const l = (log = await openIngestLog(node.nats, { log: node.log }));
+        fitted = (articles) => fitOrSetAside(articles, l.maxItemBytes, node);
+      }
       if (opts.process === false) return;
       const f = opts.fetcher.get();
       const store = new ThumbnailStore(node.config.dataDir);
@@ -112,11 +115,14 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
       thumbs?.clear();
       await Promise.race([thumbs?.idle(), new Promise((r) => setTimeout(r, 3_000).unref())]);
     },
-    ingest(articles) {
-      const trimmed = articles.map((a) => (a.text && a.text.length > MAX_TEXT ? { ...a, text: a.text.slice(0, MAX_TEXT) } : a));
+    async ingest(articles) {
+      let trimmed = articles.map((a) => (a.text && a.text.length > MAX_TEXT ? { ...a, text: a.text.slice(0, MAX_TEXT) } : a));
+      // one article too large for a message of the log must not fail the others with it
+      if (fitted) trimmed = await fitted(trimmed);
+      if (trimmed.length === 0) return;
       if (service) return log ? appendRetrying({ append: (a) => service!.ingest(a) }, trimmed) : service.ingest(trimmed);
       if (log) return appendRetrying(log, trimmed);
-      return Promise.reject(new Error('ingest is not running'));
+      throw new Error('ingest is not running');
     },
     drain() {
       return service?.drain() ?? log?.drain() ?? Promise.resolve();

@@ -1,7 +1,8 @@
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
 import { BufferedPublisherStore } from '../actors/publisher/buffered-store.js';
 import { FirstPolls } from '../actors/publisher/first-poll.js';
-import { countedEffects } from '../actors/publisher/poll-metrics.js';
+import { countedEffects, skippedCounter } from '../actors/publisher/poll-metrics.js';
+import { PollsInFlight } from '../actors/publisher/polls-in-flight.js';
 import { degradedSources, SourceHealth } from '../actors/publisher/source-health.js';
 import type { PolicyConfig } from '../actors/publisher/policy.js';
 import { pooledParse } from '../actors/publisher/pooled-parse.js';
@@ -105,6 +106,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       // starting at once keeps the wider spread above).
       const startedAt = Date.now();
       const pastStartUp = () => Date.now() - startedAt > START_UP_MS;
+      const polls = new PollsInFlight();
       // a node whose every source fails says so: /readyz "degraded" (still 200) and one warn line
       const health = new SourceHealth({ now: Date.now });
       const verdict = () => degradedSources(health.summary(), n.system.count('publisher'));
@@ -121,7 +123,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       }, 2_000);
       watchHealth.unref();
       const fx = countedEffects(n.metrics, {
-        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
+        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified, ...(req.signal ? { signal: req.signal } : {}) }),
         parse: pooledParse(() => n.tasks),
         emit: (articles) => opts.emit(articles),
       }, health);
@@ -130,7 +132,10 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           // emit resolves once the articles are stored: only then do the feed's validators move on
           ...fx,
           store,
+          polls,
           maxEntriesPerPoll: cfg.maxEntriesPerPoll,
+          retentionMs: cfg.retentionDays * 86_400_000,
+          skipped: skippedCounter(n.metrics),
           ...(opts.policy ? { policy: opts.policy } : {}),
           now: Date.now,
           random: Math.random,
@@ -154,6 +159,8 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           system: n.system,
           shardOf: (id) => wiring.cluster.ownership.shardOf('publisher', id),
           flush: () => store!.flush(),
+          polls,
+          pollEndMs: f.deadlineMs + 5_000,
           log: n.log,
         });
         shards = s;

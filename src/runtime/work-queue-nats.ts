@@ -139,6 +139,11 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     return this.inFlightItems + Math.round(this.backlog * this.itemsPerMsg);
   }
 
+  /** the largest encoded item an append takes (a message holding it alone stays under the server's max payload) */
+  get maxItemBytes(): number {
+    return (this.nc.info?.max_payload ?? 1 << 20) - 1024 - 8;
+  }
+
   async append(items: readonly T[]): Promise<void> {
     if (this.closed) throw new QueueAppendError('queue closed');
     if (items.length === 0) return;

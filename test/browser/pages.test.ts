@@ -252,6 +252,8 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
   });
 
   it('the admin page: token kept for the tab, add a feed, import OPML, publisher health', async () => {
+    // a publisher that skipped entries on purpose (older than retention) says so under its articles
+    await db.sql.query(`UPDATE publishers SET state = '{"skipped": 3}'::jsonb WHERE id = 'qp3'`);
     await fresh();
     await page.goto(`${api.url}/admin`);
     await page.waitForFunction(() => (document.querySelector('.admin-view > .notice')?.textContent ?? '').includes('Enter the admin token'));
@@ -263,6 +265,8 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
     await page.waitForSelector('.publishers tbody tr[data-publisher-id="qp4"]');
     expect(await page.locator('.publishers tbody tr[data-publisher-id="qp4"] .pub-name').textContent()).toBe(QUAKE.publishers[4]);
     expect(await page.locator('.publishers tbody tr[data-publisher-id="qp4"] .health').textContent()).toBe('Not polled yet');
+    expect(await page.locator('.publishers tbody tr[data-publisher-id="qp3"] td.num').textContent()).toMatch(/3 skipped$/);
+    expect(await page.locator('.publishers tbody tr[data-publisher-id="qp4"] td.num').textContent()).not.toMatch(/skipped/);
 
     await page.fill('.add-source input[name="url"]', 'https://new-source.example/rss.xml');
     await page.fill('.add-source input[name="name"]', 'New Source Daily');

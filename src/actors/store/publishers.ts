@@ -20,6 +20,8 @@ export interface PublisherRow {
   circuit: string;
   circuit_reason: string | null;
   websub_hub: string | null;
+  /** new entries left out on purpose (older than retention, past the document limit), from the actor's state */
+  entries_skipped: number;
 }
 
 const COLS = `id, name, feed_url, site_url, country, region, category, tier,
@@ -27,7 +29,8 @@ const COLS = `id, name, feed_url, site_url, country, region, category, tier,
   to_char(last_success_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_success_at,
   to_char(next_poll_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS next_poll_at,
   not_modified_count::int AS not_modified_count, fetch_count::int AS fetch_count, article_count::int AS article_count,
-  consecutive_failures AS failures, circuit, circuit_reason, websub_hub`;
+  consecutive_failures AS failures, circuit, circuit_reason, websub_hub,
+  CASE WHEN jsonb_typeof(state->'skipped') = 'number' THEN (state->>'skipped')::numeric::int ELSE 0 END AS entries_skipped`;
 
 export interface NewPublisher {
   id: string;

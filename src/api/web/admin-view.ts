@@ -2,7 +2,8 @@
  * `/ui/admin.js`: the operator's page (`/admin`). The admin token is typed once and kept in
  * sessionStorage (this tab only). Add a feed or a site URL (`POST /v1/publishers`; a site's feed is
  * discovered by the server), import an OPML file (`POST /v1/opml`), and see every publisher's
- * health (`GET /v1/publishers`: status, last error, last success, next poll, owner node). A node
+ * health (`GET /v1/publishers`: status, last error, last success, next poll, articles and entries
+ * skipped on purpose, owner node). A node
  * started without `--admin-token` answers 404 on these routes: the page says how to turn them on.
  * Text through `el` only, never markup.
  */
@@ -133,7 +134,8 @@ export function adminView() {
       el('td', { class: 'error-cell', text: p.circuit_reason || '' }),
       el('td', {}, when(p.last_success_at)),
       el('td', {}, when(p.next_poll_at)),
-      el('td', { class: 'num', text: String(p.article_count) }),
+      el('td', { class: 'num', text: String(p.article_count) },
+        p.entries_skipped > 0 ? el('div', { class: 'muted', title: 'new entries left out on purpose: published before the retention period, or past the most entries read from one document', text: p.entries_skipped + ' skipped' }) : null),
       el('td', { text: p.owner || '' }),
       el('td', {}, del));
     return tr;
