@@ -1,5 +1,6 @@
-import { LeaseKeeper, MemoryLeaseStore, type LeaseStore } from './lease.js';
+import { LeaseKeeper, type LeaseStore } from './lease.js';
 import { KvLeaseStore } from './lease-kv.js';
+import { MemoryLeaseStore } from './lease-memory.js';
 import { silentLogger, type Logger } from './log.js';
 import { Membership } from './membership.js';
 import type { NatsLink } from './nats-connect.js';
@@ -64,7 +65,15 @@ export async function openCluster(opts: ClusterOptions): Promise<Cluster> {
     ...(opts.takes ? { kinds: opts.takes } : {}),
   });
   const store: LeaseStore = await KvLeaseStore.open(link.nc, { bucket: `${link.prefix}_leases`, ttlMs });
-  const leases = new LeaseKeeper(store, { holder: `${opts.nodeId}#${membership.incarnation}`, log });
+  const leases = new LeaseKeeper(store, {
+    holder: leaseHolder(opts.nodeId, membership.incarnation),
+    // a key whose holder left the cluster is taken over even when the server fails to expire it
+    holderLive: (holder) => {
+      const h = parseLeaseHolder(holder);
+      return h !== null && membership.isLiveIncarnation(h.node, h.incarnation);
+    },
+    log,
+  });
   const ownership = new ShardOwnership({
     members: membership,
     leases,
@@ -97,4 +106,15 @@ function assemble(nodeId: string, transport: Transport, members: MemberView, own
       await transport.close();
     },
   };
+}
+
+/** How a node process writes itself into a lease: its id and its incarnation. */
+export function leaseHolder(node: string, incarnation: string): string {
+  return `${node}#${incarnation}`;
+}
+
+/** The node and incarnation of a lease holder (null for a value no node wrote). */
+export function parseLeaseHolder(holder: string): { node: string; incarnation: string } | null {
+  const i = holder.lastIndexOf('#');
+  return i > 0 && i < holder.length - 1 ? { node: holder.slice(0, i), incarnation: holder.slice(i + 1) } : null;
 }

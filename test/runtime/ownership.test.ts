@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/runtime/clock.js';
-import { LeaseKeeper, MemoryLeaseStore, type LeaseStore } from '../../src/runtime/lease.js';
+import { LeaseKeeper, type LeaseStore } from '../../src/runtime/lease.js';
+import { MemoryLeaseStore } from '../../src/runtime/lease-memory.js';
 import { Membership } from '../../src/runtime/membership.js';
 import { ShardOwnership, soleMember, type ReleaseReason, type ShardHost } from '../../src/runtime/ownership.js';
 import { assignShards } from '../../src/runtime/rendezvous.js';
@@ -41,7 +42,10 @@ function makeNode(id: string, bus: InProcessBus, store: MemoryLeaseStore, clock:
   };
   const link: LeaseStore = {
     ttlMs: store.ttlMs,
+    name: store.name,
+    generation: store.generation,
     create: (k, h) => (dead ? Promise.reject(new Error('cut')) : store.create(k, h)),
+    takeOver: (k, h, r) => (dead ? Promise.reject(new Error('cut')) : store.takeOver(k, h, r)),
     renew: (k, h, r) => (dead ? Promise.reject(new Error('cut')) : store.renew(k, h, r)),
     release: (k, r) => (dead ? Promise.reject(new Error('cut')) : store.release(k, r)),
     read: (k) => (dead ? Promise.reject(new Error('cut')) : store.read(k)),
