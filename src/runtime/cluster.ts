@@ -1,3 +1,4 @@
+import type { ShardFences } from './fence.js';
 import { LeaseKeeper, type LeaseStore } from './lease.js';
 import { KvLeaseStore } from './lease-kv.js';
 import { MemoryLeaseStore } from './lease-memory.js';
@@ -42,6 +43,11 @@ export interface ClusterOptions {
   leaseTtlMs?: number;
   /** heartbeat period (default 1 s; a silent node is dropped after 3.5 periods) */
   heartbeatMs?: number;
+  /**
+   * where a node that acquires a shard raises its fence before taking it up (server mode; the
+   * database), so decisions of a deposed owner are refused when they are written (fence.ts)
+   */
+  fences?: ShardFences;
   log?: Logger;
 }
 
@@ -58,7 +64,8 @@ export async function openCluster(opts: ClusterOptions): Promise<Cluster> {
     return assemble(opts.nodeId, transport, view, ownership, async () => undefined);
   }
   const link = opts.nats;
-  const transport = new NatsTransport(link.nc, opts.nodeId, { prefix: link.prefix, log });
+  // asks waiting when the link drops are failed at once (their replies are lost): the caller asks again
+  const transport = new NatsTransport(link.nc, opts.nodeId, { prefix: link.prefix, log, onStatus: (fn) => link.onStatus(fn) });
   const membership = new Membership(transport, {
     intervalMs: opts.heartbeatMs ?? 1000,
     log,
@@ -78,6 +85,7 @@ export async function openCluster(opts: ClusterOptions): Promise<Cluster> {
     members: membership,
     leases,
     kinds: opts.kinds,
+    ...(opts.fences ? { fences: opts.fences } : {}),
     log,
     // hear the cluster (hello + answers) before taking shards, so a cold start moves nothing
     settleMs: Math.round((opts.heartbeatMs ?? 1000) * 1.5),
