@@ -275,6 +275,7 @@ export class ShardOwnership {
     if (e.type === 'acquired') {
       this.log.info({ kind, shard: st.shard }, 'shard acquired');
       this.emit({ type: 'acquired', kind, shard: st.shard });
+      const acquiredAt = this.clock.now();
       this.run(st, async () => {
         // a rebuild that fails (store away) is retried while the shard is still ours
         for (let attempt = 1; ; attempt++) {
@@ -296,6 +297,7 @@ export class ShardOwnership {
         }
         if (!this.owns(kind, st.shard) || st.moving) return;
         st.ready = true;
+        this.log.info({ kind, shard: st.shard, rebuild_ms: Math.round(this.clock.now() - acquiredAt) }, 'shard ready');
         this.emit({ type: 'ready', kind, shard: st.shard });
         this.wake(st, true);
       });

@@ -32,9 +32,10 @@ export interface NatsTransportOptions {
  * listener fails at once (NATS "no responders") as NodeGoneError, and so does every request still
  * waiting when the link drops and every request made before it is back (the reply would be lost:
  * the server forgets a disconnected client's reply subscription), instead of waiting out its
- * timeout; one without an answer in time fails as AskTimeoutError. `publish`/`subscribe` fan events out to every node, this one
- * included. Subscriptions and the served inbox live on the client, which renews them after a
- * reconnect; the connection belongs to the caller and stays open on `close()`.
+ * timeout; one without an answer in time fails as AskTimeoutError. `publish`/`subscribe` fan
+ * events out to every node, this one included. Subscriptions and the served inbox live on the
+ * client, which renews them after a reconnect; the connection belongs to the caller and stays
+ * open on `close()`.
  */
 export class NatsTransport implements Transport {
   private readonly prefix: string;
