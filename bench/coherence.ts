@@ -60,7 +60,7 @@ async function measure(bus: 'nats' | 'redis'): Promise<Figures> {
   try {
     const args = (id: string) =>
       resolveConfig(
-        ['--port', '0', '--host', '127.0.0.1', '--data-dir', s.dataDir, '--database-url', s.databaseUrl!, '--redis-url', s.redisUrl!, '--node-id', id, '--log-level', 'warn', '--live-max-connections-per-client', '100000', '--rate-limit-rps', '100000', '--rate-limit-burst', '100000',
+        ['--port', '0', '--host', '127.0.0.1', '--data-dir', s.dataDir, '--database-url', s.databaseUrl!, '--redis-url', s.redisUrl!, '--node-id', id, '--log-level', 'warn', '--live-max-connections-per-client', '100000', '--live-connect-rps', '100000', '--live-connect-burst', '100000', '--rate-limit-rps', '100000', '--rate-limit-burst', '100000',
           ...(bus === 'nats' ? ['--nats-url', NATS_URL, '--nats-prefix', prefix] : [])],
         {},
       );

@@ -62,6 +62,12 @@ export interface Node {
   readonly metricsPort: number | null;
   /** true once stop() began */
   readonly stopping: boolean;
+  /**
+   * milliseconds left of the shutdown budget (`--shutdown-timeout-ms`) once stop() began (the
+   * whole budget before): each step of a shutdown takes its time from what is left, so the
+   * steps together finish within the budget
+   */
+  stopBudgetLeftMs(): number;
   /** `/readyz` checks by name; a component may add its own (e.g. ingest progress) */
   readonly readiness: Record<string, ReadinessCheck>;
   /** starts a component now and stops it with the node */
@@ -83,9 +89,18 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
   const log = opts.log ?? createLogger({ level: config.logLevel });
   const metrics = opts.metrics ?? new Metrics({ defaults: true });
   const now = opts.now ?? Date.now;
-  const cleanups: (() => Promise<void>)[] = [];
-  const undo = async () => {
-    for (const c of cleanups.reverse()) await c().catch((err: unknown) => log.warn({ err: describeError(err) }, 'cleanup after failed start'));
+  let stopping = false;
+  let stopDeadline = 0;
+  const stopBudgetLeftMs = () => (stopping ? Math.max(0, stopDeadline - Date.now()) : config.shutdownTimeoutMs);
+  // what start opened, closed in reverse order; when stopping, each step's time is logged (a
+  // shutdown that runs late says where the time went)
+  const cleanups: { step: string; run: () => Promise<void> }[] = [];
+  const undo = async (shutdown = false) => {
+    for (const c of cleanups.reverse()) {
+      const started = Date.now();
+      await c.run().catch((err: unknown) => log.warn({ step: c.step, err: describeError(err) }, shutdown ? 'shutdown step failed' : 'cleanup after failed start'));
+      if (shutdown) log.info({ step: c.step, ms: Date.now() - started }, 'shutdown step done');
+    }
   };
 
   try {
@@ -97,19 +112,20 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     if (ml) await checkPortFree(ml.host, ml.port, '--metrics-listen');
 
     const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
-    cleanups.push(() => sql.close());
+    // (a failed start waits for nothing; a shutdown, for what is left of its budget)
+    cleanups.push({ step: 'database', run: () => sql.close(stopping ? stopBudgetLeftMs() : undefined) });
     // (closed just before SQL: letters held through an outage get a last try)
     const letters = new DeadLetterWriter(sql, log);
-    cleanups.push(async () => {
+    cleanups.push({ step: 'dead letters', run: async () => {
       await letters.flush();
       letters.stop();
-    });
+    } });
     const { applied, current } = await migrate(sql, newsMigrations, { log });
     await ensureArticlePartitions(sql, now, 1);
     log.info({ mode: sql.mode, schema_version: current, applied }, 'database ready');
 
     const stored = await openCache({ redisUrl: config.redisUrl, log, now, prefix: config.redisPrefix });
-    cleanups.push(() => stored.close());
+    cleanups.push({ step: 'cache', run: () => stored.close() });
     log.info({ mode: stored.mode }, 'cache ready');
     let cache: Cache = stored;
 
@@ -118,7 +134,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     if (config.natsUrl !== undefined) {
       const link = await connectNats({ url: config.natsUrl, name: config.nodeId, log, requireJetStream: true, prefix: config.natsPrefix });
       nats = link;
-      cleanups.push(() => link.close());
+      cleanups.push({ step: 'nats', run: () => link.close() });
       // invalidation events, reader-profile changes and live events reach every node over NATS;
       // keys and values stay in the cache (Redis, shared by the API nodes)
       broadcast = new NatsBroadcast(link, log);
@@ -127,16 +143,16 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     }
 
     let tasks: TaskPool | undefined;
-    cleanups.push(async () => tasks?.close());
+    cleanups.push({ step: 'worker pool', run: async () => tasks?.close() });
 
     const system = new ActorSystem({ log, metrics });
-    cleanups.push(() => system.shutdown(config.shutdownTimeoutMs));
+    // what is left of the budget but a second for closing pools, cache and database
+    cleanups.push({ step: 'actors', run: () => system.shutdown(Math.max(0, stopBudgetLeftMs() - 1_000)) });
     // dead letters go to the `dead_letters` table too, so they outlive the process's ring buffer
     system.deadLetters.onDeadLetter((d) => letters.write(d));
 
     const router = new Router();
     const http = new HttpServer({ host: config.host, port: config.port, router, log, bodyLimitBytes: config.bodyLimitBytes, metrics: new HttpMetrics(metrics) });
-    let stopping = false;
     // components add checks of their own (the ingest role: progress) through node.readiness
     const readiness: Record<string, ReadinessCheck> = { sql: () => sql.ping(), cache: () => cache.ping(), ...(nats ? { nats: () => nats.ping() } : {}) };
     const ownedShards = new OwnedShardsGauge(metrics, SHARD_KINDS);
@@ -157,11 +173,13 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     }
 
     const components: Component[] = [];
-    cleanups.push(async () => {
+    cleanups.push({ step: 'components', run: async () => {
       for (const c of components.splice(0).reverse()) {
+        const started = Date.now();
         await Promise.resolve(c.stop?.()).catch((err: unknown) => log.warn({ component: c.name, err: describeError(err) }, 'component stop failed'));
+        if (stopping) log.info({ component: c.name, ms: Date.now() - started }, 'component stopped');
       }
-    });
+    } });
     const node: Node = {
       config,
       nodeId: config.nodeId,
@@ -192,6 +210,7 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
       get stopping() {
         return stopping;
       },
+      stopBudgetLeftMs,
       readiness,
       async add(component) {
         await component.start?.(node);
@@ -201,20 +220,23 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
       async stop() {
         if (stopping) return;
         stopping = true;
+        stopDeadline = Date.now() + config.shutdownTimeoutMs;
         log.info('stopping: intake first');
-        await http.close(Math.min(5000, config.shutdownTimeoutMs));
+        const started = Date.now();
+        await http.close(Math.min(5000, config.shutdownTimeoutMs / 3));
+        log.info({ step: 'http intake', ms: Date.now() - started }, 'shutdown step done');
         // then, in reverse order of opening: components, actor system (drains), CPU pool, cache, SQL
-        await undo();
+        await undo(true);
         log.info('stopped');
       },
     };
     for (const c of opts.components ?? []) await node.add(c);
     await http.listen();
-    cleanups.push(() => http.close(0));
+    cleanups.push({ step: 'http', run: () => http.close(0) });
     if (metricsHttp) {
       const m = metricsHttp;
       await m.listen();
-      cleanups.push(() => m.close(0));
+      cleanups.push({ step: 'metrics http', run: () => m.close(0) });
     }
     log.info({ url: node.url, node_id: config.nodeId, roles: config.roles, sql: sql.mode, cache: cache.mode, bus: nats ? 'nats' : 'in-process' }, 'node listening');
     return node;

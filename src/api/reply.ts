@@ -68,8 +68,11 @@ export class HttpError extends NewsaggError {
 const STATUS_TEXT: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 301: '301 Moved Permanently', 302: '302 Found',
   304: '304 Not Modified', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
-  405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
-  422: '422 Unprocessable Entity', 426: '426 Upgrade Required', 429: '429 Too Many Requests', 500: '500 Internal Server Error', 503: '503 Service Unavailable',
+  405: '405 Method Not Allowed', 406: '406 Not Acceptable', 408: '408 Request Timeout', 409: '409 Conflict', 410: '410 Gone',
+  411: '411 Length Required', 412: '412 Precondition Failed', 413: '413 Payload Too Large', 414: '414 URI Too Long', 415: '415 Unsupported Media Type',
+  416: '416 Range Not Satisfiable', 422: '422 Unprocessable Entity', 426: '426 Upgrade Required', 428: '428 Precondition Required',
+  429: '429 Too Many Requests', 431: '431 Request Header Fields Too Large', 500: '500 Internal Server Error', 501: '501 Not Implemented',
+  502: '502 Bad Gateway', 503: '503 Service Unavailable', 504: '504 Gateway Timeout',
 };
 export const statusLine = (s: number) => STATUS_TEXT[s] ?? String(s);
 
@@ -87,18 +90,24 @@ export function errorReply(status: number, code: string, message: string, header
 const UNAVAILABLE = new Set(['DEPENDENCY_UNAVAILABLE', 'CACHE_UNAVAILABLE']);
 /** Codes of work that did not finish in time or found no room: expected under load, worth one warn line. */
 const BUSY = new Set(['ASK_TIMEOUT', 'MAILBOX_FULL', 'ACTOR_UNAVAILABLE']);
+/** Codes of a shard moving between nodes (its old owner let go, the new one is not ready yet): a retry soon finds it. */
+const MOVING = new Set(['SHARD_NOT_OWNED']);
 const RETRY = { 'retry-after': '5', 'cache-control': 'no-store' };
 
 /**
  * Maps anything thrown to a reply without internals: HttpErrors keep their status and code; a
- * backing service that is away, or an actor too busy to answer in time, is 503 with Retry-After
- * (logged without a stack); anything else is a 500 whose stack goes to the log only.
+ * backing service that is away, an actor too busy to answer in time, or a shard moving between
+ * nodes, is 503 with Retry-After (logged without a stack); anything else is a 500 whose stack goes to the log only.
  */
 export function toErrorReply(err: unknown, log: Logger): Reply {
   if (err instanceof HttpError) return errorReply(err.status, err.code, err.userMessage, { ...err.headers });
   if (err instanceof NewsaggError && UNAVAILABLE.has(err.code)) {
     log.debug({ err: describeError(err) }, 'request failed: dependency unavailable');
     return errorReply(503, 'unavailable', 'a backing service is unavailable, try again shortly', RETRY);
+  }
+  if (err instanceof NewsaggError && MOVING.has(err.code)) {
+    log.info({ code: err.code, err: err.message }, 'request not answered: shard moving between nodes');
+    return errorReply(503, 'unavailable', 'the data this request needs is moving between nodes, try again shortly', RETRY);
   }
   if (err instanceof NewsaggError && BUSY.has(err.code)) {
     log.warn({ code: err.code, err: err.message }, 'request not answered in time: busy');

@@ -55,6 +55,8 @@ export function apiComponent(
         maxConnectionsPerClient: cfg.liveMaxConnectionsPerClient,
         maxBufferBytes: cfg.liveMaxBufferBytes,
         heartbeatSeconds: cfg.liveHeartbeatSeconds,
+        upgrades: { rps: cfg.liveConnectRps, burst: cfg.liveConnectBurst },
+        trustProxy: cfg.trustProxy.length > 0 ? new TrustedProxies(cfg.trustProxy) : null,
         breaking: (region) => b.items(region),
         log: node.log,
         metrics: node.metrics,

@@ -1,5 +1,5 @@
 import type { Address, Message } from '../runtime/actor.js';
-import { ActorUnavailableError } from '../runtime/errors.js';
+import { ActorUnavailableError, describeError } from '../runtime/errors.js';
 import { openCluster, type Cluster } from '../runtime/cluster.js';
 import { Fenced, SqlShardFences } from '../runtime/fence.js';
 import type { ShardHost } from '../runtime/ownership.js';
@@ -41,6 +41,12 @@ export interface ClusterComponent extends Component {
   get(): ClusterWiring | null;
   /** started last: takes shards once every role has attached its hosts; stopped first (hands them over) */
   readonly go: Component;
+  /**
+   * work to finish before the shards are handed over at stop: the ingest pipeline's batches in
+   * hand still need this node's dedup and story shards (handed over first, they would wait for
+   * an owner until the shutdown budget ran out)
+   */
+  beforeHandover(fn: () => Promise<void>): void;
 }
 
 /** ask through a route, as a promise */
@@ -73,10 +79,13 @@ export function askFenced<R, M extends Message = Message>(route: Route, to: Addr
 export function clusterComponent(): ClusterComponent {
   let wiring: ClusterWiring | null = null;
   let cluster: Cluster | null = null;
+  let log: Node['log'] | null = null;
+  const beforeHandover: (() => Promise<void>)[] = [];
   const here = new Map<string, Route>();
   return {
     name: 'cluster',
     async start(node: Node) {
+      log = node.log;
       if (!node.nats) return;
       const roles = new Set<string>(node.config.roles);
       const takes = [...(roles.has('ingest') ? ['publisher'] : []), ...(roles.has('process') ? ['dedup', 'story'] : [])];
@@ -118,6 +127,9 @@ export function clusterComponent(): ClusterComponent {
       cluster = null;
     },
     get: () => wiring,
+    beforeHandover(fn) {
+      beforeHandover.push(fn);
+    },
     go: {
       name: 'cluster-ownership',
       start(node: Node) {
@@ -126,9 +138,13 @@ export function clusterComponent(): ClusterComponent {
         node.log.info({ node_id: node.nodeId }, 'cluster joined');
       },
       async stop() {
-        // shards handed over first (publisher actors stop, their leases go to the survivors at once)
+        // shards handed over first (publisher actors stop, their leases go to the survivors at once),
+        // once the work that needs them is done
         const c = cluster;
         cluster = null;
+        for (const fn of beforeHandover.splice(0)) {
+          await fn().catch((err: unknown) => log?.warn({ err: describeError(err) }, 'work before the shard handover failed'));
+        }
         await c?.stop();
       },
     },

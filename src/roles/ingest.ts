@@ -3,6 +3,8 @@ import { DedupOwner, type DedupOwnerMsg } from '../actors/ingest/dedup-owner.js'
 import type { DedupDecision } from '../actors/dedup/coordinator.js';
 import { STORY_CLUSTER, startIngest, type IngestService } from '../actors/ingest/service.js';
 import { ThumbnailJobs } from '../actors/ingest/thumbnails.js';
+import { MAX_TEXT } from '../actors/ingest/caps.js';
+import { fitOrSetAside } from '../actors/ingest/fit.js';
 import type { RawArticle } from '../actors/ingest/types.js';
 import type { CachedStory } from '../actors/store/feed-items.js';
 import { thumbnailFor } from '../actors/thumbs/pipeline.js';
@@ -14,9 +16,6 @@ import type { Component, Node } from '../node.js';
 import { askFenced, DEDUP_OWNER, type ClusterComponent } from './cluster.js';
 import type { SharedFetcher } from './fetcher.js';
 import { openIngestLog } from './ingest-log.js';
-
-/** Body text kept in the ingest log per article (fingerprints and enrichment read the lead). */
-const MAX_TEXT = 100_000;
 
 /**
  * The ingest log and, on a `process` node, the pipeline behind it (prepare, dedup, cluster,
@@ -40,13 +39,30 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
   let service: IngestService | null = null;
   let log: JetStreamWorkQueue<RawArticle> | null = null;
   let thumbs: ThumbnailJobs | null = null;
-  let stopBudgetMs = 10_000;
+  let host: Node | null = null;
+  let stopping: Promise<void> | null = null;
+  let fitted: ((articles: readonly RawArticle[]) => Promise<RawArticle[]>) | null = null;
   const listeners: ((s: CachedStory[]) => void)[] = [];
+  /**
+   * Stops consuming: the batches in hand are stored within what is left of the shutdown budget
+   * but 3 s (for the rest of the shutdown); what is left was never acknowledged (the JetStream
+   * log delivers it again, the in-process log's publishers fetch it again after the restart).
+   */
+  const stopConsuming = () =>
+    (stopping ??= (async () => {
+      const started = Date.now();
+      const budget = Math.max(500, (host?.stopBudgetLeftMs() ?? 10_000) - 3_000);
+      await service?.stop(budget);
+      host?.log.info({ ms: Date.now() - started, budget_ms: budget }, 'ingest stopped consuming');
+    })());
   return {
     name: 'ingest',
     async start(node: Node) {
-      stopBudgetMs = Math.max(1_000, node.config.shutdownTimeoutMs - 5_000);
-      if (node.nats) log = await openIngestLog(node.nats, { log: node.log });
+      host = node;
+      if (node.nats) {
+        const l = (log = await openIngestLog(node.nats, { log: node.log }));
+        fitted = (articles) => fitOrSetAside(articles, l.maxItemBytes, node);
+      }
       if (opts.process === false) return;
       const f = opts.fetcher.get();
       const store = new ThumbnailStore(node.config.dataDir);
@@ -102,22 +118,26 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
       const s = service;
       // not ready while articles wait and none gets stored (a stuck pipeline must not look healthy)
       node.readiness.ingest = async () => s.checkProgress();
+      // in a cluster the batches in hand need the dedup and story shards: done before they are handed over
+      opts.cluster?.beforeHandover(stopConsuming);
     },
     async stop() {
-      // stores what the ingest log holds, within the shutdown budget; what is left was never
-      // acknowledged, so its publishers fetch it again after the restart
-      await service?.stop(stopBudgetMs);
+      await stopConsuming();
       // an ingest-only node: appends in flight finish, nothing is consumed here
       if (!service) await log?.close();
       // thumbnails are best effort: queued ones are dropped, running ones get a moment
       thumbs?.clear();
-      await Promise.race([thumbs?.idle(), new Promise((r) => setTimeout(r, 3_000).unref())]);
+      const left = Math.min(3_000, (host?.stopBudgetLeftMs() ?? 3_000) - 2_000);
+      if (thumbs && left > 0) await Promise.race([thumbs.idle(), new Promise((r) => setTimeout(r, left).unref())]);
     },
-    ingest(articles) {
-      const trimmed = articles.map((a) => (a.text && a.text.length > MAX_TEXT ? { ...a, text: a.text.slice(0, MAX_TEXT) } : a));
+    async ingest(articles) {
+      let trimmed = articles.map((a) => (a.text && a.text.length > MAX_TEXT ? { ...a, text: a.text.slice(0, MAX_TEXT) } : a));
+      // one article too large for a message of the log must not fail the others with it
+      if (fitted) trimmed = await fitted(trimmed);
+      if (trimmed.length === 0) return;
       if (service) return log ? appendRetrying({ append: (a) => service!.ingest(a) }, trimmed) : service.ingest(trimmed);
       if (log) return appendRetrying(log, trimmed);
-      return Promise.reject(new Error('ingest is not running'));
+      throw new Error('ingest is not running');
     },
     drain() {
       return service?.drain() ?? log?.drain() ?? Promise.resolve();

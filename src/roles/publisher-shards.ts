@@ -1,3 +1,5 @@
+import { PollHandedOverError } from '../actors/publisher/errors.js';
+import type { PollsInFlight } from '../actors/publisher/polls-in-flight.js';
 import { spawnAll } from '../actors/publisher/roster.js';
 import type { Behaviour, Message } from '../runtime/actor.js';
 import type { ShardHost } from '../runtime/ownership.js';
@@ -10,9 +12,10 @@ const address = (id: string) => `publisher/${id}`;
 /**
  * The publisher actors of the publisher shards this node owns. On `acquired` the shard's
  * publishers are found in PostgreSQL (one scan serves every shard acquired meanwhile) and their
- * actors started (each loads its polling state); on `released` they are stopped, the node waits
- * for a poll in progress to end, and buffered state is written, so the next owner starts from
- * what this one did. An actor spawned by a stray message (an acknowledgement arriving after its
+ * actors started (each loads its polling state); on `released` they are stopped, their polls in
+ * progress aborted (a fetch may otherwise run for a minute while the next owner polls the same
+ * feed) and awaited until each has saved its state, and buffered state is written, so the next
+ * owner starts from what this one did, the time of its last poll included. An actor spawned by a stray message (an acknowledgement arriving after its
  * shard left) finds its shard inactive and stops without loading or polling.
  */
 export class PublisherShards implements ShardHost {
@@ -28,6 +31,10 @@ export class PublisherShards implements ShardHost {
       shardOf: (id: string) => number;
       /** writes buffered publisher state (called after a shard's actors stopped) */
       flush: () => Promise<void>;
+      /** the polls running now: aborted on release */
+      polls: PollsInFlight;
+      /** longest wait for an aborted poll to save its state (a poll that ignores the abort runs at most the fetch deadline) */
+      pollEndMs: number;
       log: Logger;
     },
   ) {}
@@ -82,7 +89,11 @@ export class PublisherShards implements ShardHost {
     const ids = [...(this.byShard.get(shard) ?? [])];
     this.byShard.delete(shard);
     for (const id of ids) this.o.system.stop(address(id));
-    // a poll in progress finishes before the shard's lease goes (the next owner polls after it)
+    // a poll in progress ends, its state saved, before the shard's lease goes: the next owner
+    // polls after it and keeps the minimum interval from its start
+    const left = await this.o.polls.abort(ids, new PollHandedOverError(), this.o.pollEndMs);
+    if (left.length > 0) this.o.log.warn({ shard, publishers: left.length }, 'polls still running when their shard was released');
+    // then whatever else the actors were doing (a save after an acknowledgement)
     const end = Date.now() + 4_000;
     while (ids.some((id) => this.o.system.alive(address(id))) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
     await this.o.flush().catch((err: unknown) => this.o.log.warn({ err: String(err) }, 'publisher state not flushed on release'));

@@ -1,7 +1,9 @@
 import { publisherBehaviour, type PublisherMsg, type PublisherReply } from '../actors/publisher/actor.js';
 import { BufferedPublisherStore } from '../actors/publisher/buffered-store.js';
 import { FirstPolls } from '../actors/publisher/first-poll.js';
-import { countedEffects } from '../actors/publisher/poll-metrics.js';
+import { countedEffects, skippedCounter } from '../actors/publisher/poll-metrics.js';
+import { PollsInFlight } from '../actors/publisher/polls-in-flight.js';
+import { degradedSources, SourceHealth } from '../actors/publisher/source-health.js';
 import type { PolicyConfig } from '../actors/publisher/policy.js';
 import { pooledParse } from '../actors/publisher/pooled-parse.js';
 import { spawnAll, watchUnscheduled } from '../actors/publisher/roster.js';
@@ -9,6 +11,7 @@ import { SqlPublisherStore } from '../actors/publisher/sql-store.js';
 import { WebSubIntents } from '../actors/publisher/websub-intents.js';
 import type { RawArticle } from '../actors/ingest/types.js';
 import { TrustedProxies } from '../api/client-address.js';
+import type { KnownPublishers } from '../api/known-publishers.js';
 import { registerWebSubRoutes } from '../api/routes/websub.js';
 import type { Component, Node } from '../node.js';
 import type { Route } from '../runtime/system.js';
@@ -65,7 +68,9 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
   let shards: PublisherShards | null = null;
   let route: Route | null = null;
   let unsubscribe: (() => void) | null = null;
+  let watchHealth: NodeJS.Timeout | null = null;
   const intents = new WebSubIntents();
+  let known: KnownPublishers | null = null;
 
   const ask = (id: string, msg: PublisherMsg, timeoutMs: number): Promise<PublisherReply> => {
     if (!node) return Promise.reject(new Error('publishers are not running'));
@@ -108,16 +113,35 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       // starting at once keeps the wider spread above).
       const startedAt = Date.now();
       const pastStartUp = () => Date.now() - startedAt > START_UP_MS;
+      const polls = new PollsInFlight();
+      // a node whose every source fails says so: /readyz "degraded" (still 200) and one warn line
+      const health = new SourceHealth({ now: Date.now });
+      const verdict = () => degradedSources(health.summary(), n.system.count('publisher'));
+      n.readiness.sources = async () => {
+        const why = verdict();
+        return why === null ? undefined : { degraded: why };
+      };
+      let wasDegraded: string | null = null;
+      watchHealth = setInterval(() => {
+        const why = verdict();
+        if (why !== null && wasDegraded === null) n.log.warn({ sources: health.summary() }, `sources failing: ${why}`);
+        if (why === null && wasDegraded !== null) n.log.info({ sources: health.summary() }, 'sources answering again');
+        wasDegraded = why;
+      }, 2_000);
+      watchHealth.unref();
       const fx = countedEffects(n.metrics, {
-        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified }),
+        fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified, ...(req.signal ? { signal: req.signal } : {}) }),
         parse: pooledParse(() => n.tasks),
         emit: (articles) => opts.emit(articles),
-      });
+      }, health);
       const behaviour = publisherBehaviour({
           // emit resolves once the articles are stored: only then do the feed's validators move on
           ...fx,
           store,
+          polls,
           maxEntriesPerPoll: cfg.maxEntriesPerPoll,
+          retentionMs: cfg.retentionDays * 86_400_000,
+          skipped: skippedCounter(n.metrics),
           ...(opts.policy ? { policy: opts.policy } : {}),
           now: Date.now,
           random: Math.random,
@@ -141,6 +165,8 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
           system: n.system,
           shardOf: (id) => wiring.cluster.ownership.shardOf('publisher', id),
           flush: () => store!.flush(),
+          polls,
+          pollEndMs: f.deadlineMs + 5_000,
           log: n.log,
         });
         shards = s;
@@ -149,11 +175,14 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         // publishers added or removed on any node (admin API, OPML import) reach their owner at once
         unsubscribe = wiring.cluster.transport.subscribe(PUBLISHERS_CHANGED, (data) => {
           const c = data as { added?: unknown; removed?: unknown };
-          if (Array.isArray(c.added)) for (const id of c.added) if (typeof id === 'string') s.spawn(id);
-          if (Array.isArray(c.removed)) for (const id of c.removed) if (typeof id === 'string') (intents.forget(id), s.remove(id));
+          const added = Array.isArray(c.added) ? c.added.filter((id): id is string => typeof id === 'string') : [];
+          const removed = Array.isArray(c.removed) ? c.removed.filter((id): id is string => typeof id === 'string') : [];
+          known?.changed({ added, removed });
+          for (const id of added) s.spawn(id);
+          for (const id of removed) (intents.forget(id), s.remove(id));
         });
       } else n.system.register(behaviour);
-      registerWebSubRoutes(n.router, {
+      ({ known } = registerWebSubRoutes(n.router, {
         sql: n.sql,
         ask,
         send,
@@ -161,7 +190,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         perPublisher: { rps: cfg.websubRateLimitRps, burst: cfg.websubRateLimitBurst },
         perClient: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
         trustProxy: cfg.trustProxy.length > 0 ? new TrustedProxies(cfg.trustProxy) : null,
-      });
+      }));
       if (shards) {
         // actors start as this node acquires publisher shards (cluster-ownership, after every role)
         const s = shards;
@@ -174,18 +203,21 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       n.log.info({ publishers: n.system.count('publisher') }, 'publishers started');
     },
     async stop() {
+      if (watchHealth) clearInterval(watchHealth);
       unsubscribe?.();
       stopWatch?.();
       // states the database could not take during an outage get one last try
       await store?.flush();
     },
     added(ids) {
+      known?.changed({ added: ids });
       for (const id of ids) {
         if (shards) shards.spawn(id);
         else node?.system.spawn(address(id));
       }
     },
     removed(ids) {
+      known?.changed({ removed: ids });
       for (const id of ids) {
         intents.forget(id);
         if (shards) shards.remove(id);

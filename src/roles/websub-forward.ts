@@ -5,6 +5,7 @@ import { registerWebSubRoutes } from '../api/routes/websub.js';
 import { AskTimeoutError, describeError } from '../runtime/errors.js';
 import type { Component, Node } from '../node.js';
 import { askVia, type ClusterComponent } from './cluster.js';
+import { PUBLISHERS_CHANGED } from './publishers.js';
 
 const address = (id: string) => `publisher/${id}`;
 
@@ -15,6 +16,7 @@ const address = (id: string) => `publisher/${id}`;
  * there is nobody to forward to, and the routes stay off.
  */
 export function websubForwardComponent(cluster: ClusterComponent): Component {
+  let unsubscribe: (() => void) | null = null;
   return {
     name: 'websub-forward',
     start(n: Node) {
@@ -22,7 +24,7 @@ export function websubForwardComponent(cluster: ClusterComponent): Component {
       if (!wiring) return;
       const route = wiring.client('publisher');
       const cfg = n.config;
-      registerWebSubRoutes(n.router, {
+      const { known } = registerWebSubRoutes(n.router, {
         sql: n.sql,
         ask: (id, msg, timeoutMs) => {
           let timer: NodeJS.Timeout | undefined;
@@ -44,6 +46,15 @@ export function websubForwardComponent(cluster: ClusterComponent): Component {
         perClient: { rps: cfg.rateLimitRps, burst: cfg.rateLimitBurst },
         trustProxy: cfg.trustProxy.length > 0 ? new TrustedProxies(cfg.trustProxy) : null,
       });
+      // publishers added or removed on any node: ids this node remembers as unknown (or known) are told at once
+      unsubscribe = wiring.cluster.transport.subscribe(PUBLISHERS_CHANGED, (data) => {
+        const c = data as { added?: unknown; removed?: unknown };
+        const ids = (v: unknown) => (Array.isArray(v) ? v.filter((id): id is string => typeof id === 'string') : []);
+        known.changed({ added: ids(c.added), removed: ids(c.removed) });
+      });
+    },
+    stop() {
+      unsubscribe?.();
     },
   };
 }

@@ -21,7 +21,12 @@ export interface Sql {
   /** runs `fn` in one transaction on one connection; nested calls become savepoints */
   tx<T>(fn: (q: Sql) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * closes the pool once the queries in flight are done; PostgreSQL: waits at most `waitMs` for
+   * them (a transaction cut short is rolled back by the server when the process exits); embedded
+   * always waits, since the database must be shut down cleanly
+   */
+  close(waitMs?: number): Promise<void>;
   readonly mode: 'postgres' | 'embedded';
   /** a URL other threads or processes can connect to (embedded: the loopback socket); may carry credentials */
   readonly url: string;
@@ -111,10 +116,16 @@ async function connectPool(
   let closed = false;
   return {
     ...poolSql(pool, mode, url, health),
-    async close() {
+    async close(waitMs?: number) {
       if (closed) return;
       closed = true;
-      await pool.end();
+      const ended = pool.end();
+      if (mode === 'postgres' && waitMs !== undefined) {
+        let timer: NodeJS.Timeout | undefined;
+        const done = await Promise.race([ended.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), waitMs)))]);
+        clearTimeout(timer);
+        if (!done) log.warn({ wait_ms: waitMs }, 'database queries still running at close: left to be rolled back');
+      } else await ended;
       await afterClose();
     },
   };
@@ -166,7 +177,15 @@ function poolSql(pool: pg.Pool, mode: Sql['mode'], url: string, health: Health):
       } catch (err) {
         throw health.fail(err);
       }
+      // A checked-out client has no listener of the pool's: the server going away (a fast
+      // shutdown's 57P01, a reset) between two statements or mid-statement makes it emit `error`,
+      // which unheard would crash the node. Heard here, the transaction fails with the query.
       let broken: unknown;
+      const lost = (err: unknown) => {
+        broken ??= err;
+        if (isUnreachable(err)) health.outage.failed(err);
+      };
+      client.on('error', lost);
       try {
         await run(client, health, 'BEGIN');
         const result = await fn(clientSql(client, mode, url, 0, health));
@@ -178,8 +197,9 @@ function poolSql(pool: pg.Pool, mode: Sql['mode'], url: string, health: Health):
         });
         throw health.fail(err);
       } finally {
-        // a connection that could not roll back is destroyed rather than reused mid-transaction
-        client.release(broken instanceof Error ? broken : undefined);
+        client.removeListener('error', lost);
+        // a connection that failed or could not roll back is destroyed rather than reused
+        client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
       }
     },
     async ping() {

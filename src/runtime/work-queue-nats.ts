@@ -96,6 +96,10 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
   private idleWaiters: (() => void)[] = [];
   private loopDone: Promise<void> = Promise.resolve();
   private fetching: { stop(err?: Error): void } | null = null;
+  /** the batches being handled now */
+  private readonly handling = new Set<Delivered<T>[]>();
+  /** batches already settled (counted out of `inFlight`) */
+  private readonly accounted = new WeakSet<Delivered<T>[]>();
   private readonly o: Required<Omit<JetStreamQueueOptions<T>, keyof QueueStreamConfig | 'log'>> & { deadLetterSubject: string; ackWaitMs: number };
   private readonly log: Logger;
   private readonly fetchBytes: number;
@@ -139,6 +143,11 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     return this.inFlightItems + Math.round(this.backlog * this.itemsPerMsg);
   }
 
+  /** the largest encoded item an append takes (a message holding it alone stays under the server's max payload) */
+  get maxItemBytes(): number {
+    return (this.nc.info?.max_payload ?? 1 << 20) - 1024 - 8;
+  }
+
   async append(items: readonly T[]): Promise<void> {
     if (this.closed) throw new QueueAppendError('queue closed');
     if (items.length === 0) return;
@@ -179,17 +188,47 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     }
   }
 
-  /** stop pulling, finish the batches in hand (acknowledged), keep the rest in the stream */
-  async close(): Promise<void> {
+  /**
+   * Stops pulling and hands back at once the messages not yet being handled (`nak`: the stream
+   * redelivers them now, to any consuming node); the batches being handled get up to `timeoutMs`
+   * (default: no limit) to finish and be acknowledged, and what is still running then is handed
+   * back too. Nothing is lost either way: what was not acknowledged is delivered again, and the
+   * consumer's writes are idempotent.
+   */
+  async close(timeoutMs?: number): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.running = false;
     for (const w of this.roomWaiters.splice(0)) w();
     this.fetching?.stop();
-    await this.loopDone;
-    this.flushBatch();
-    if (this.inFlight > 0) await new Promise<void>((r) => this.idleWaiters.push(r));
+    const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+    await untilDeadline(this.loopDone, deadline);
+    // (a message that arrives after this is handed back as it arrives: see `received`)
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = null;
+    const waiting = [this.batch, ...this.ready.splice(0)];
+    this.batch = [];
+    this.batchItems = 0;
+    for (const b of waiting) this.handBack(b);
+    if (this.inFlight > 0) await untilDeadline(new Promise<void>((r) => this.idleWaiters.push(r)), deadline);
+    if (this.inFlight > 0) {
+      this.log.warn({ messages: this.active }, 'ingest batches still running at the end of the shutdown budget: handed back for redelivery');
+      for (const b of this.handling) this.handBack(b);
+    }
     if (!this.nc.isClosed()) await this.nc.flush().catch(() => undefined);
+  }
+
+  /** `nak` without delay (redelivered now, to whichever node pulls next) and no longer counted in flight */
+  private handBack(batch: Delivered<T>[]): void {
+    if (batch.length === 0 || this.accounted.has(batch)) return;
+    for (const d of batch) {
+      try {
+        d.m.nak();
+      } catch {
+        // connection closed: redelivered after the ack wait instead
+      }
+    }
+    this.settled(batch);
   }
 
   private async pullLoop(): Promise<void> {
@@ -243,6 +282,10 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
       void this.deadLetterRaw(m, err).finally(() => this.settled([{ m, items: [] }]));
       return;
     }
+    if (this.closed) {
+      this.inFlightItems += items.length;
+      return this.handBack([{ m, items }]);
+    }
     this.itemsPerMsg = this.itemsPerMsg * 0.9 + items.length * 0.1;
     this.bytesPerMsg = Math.max(256, this.bytesPerMsg * 0.9 + m.data.length * 0.1);
     this.inFlightItems += items.length;
@@ -267,10 +310,12 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
     while (this.active < this.o.concurrency && this.ready.length > 0 && this.handler) {
       const batch = this.ready.shift()!;
       this.active++;
+      this.handling.add(batch);
       void this.handleBatch(batch)
         .catch((err: unknown) => this.log.warn({ err: describeError(err) }, 'ingest batch not settled; it is redelivered after the ack wait'))
         .finally(() => {
           this.active--;
+          this.handling.delete(batch);
           this.settled(batch);
           this.pump();
         });
@@ -278,6 +323,9 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
   }
 
   private settled(batch: Delivered<T>[]): void {
+    // once per batch: one handed back at close is settled then, and not again when its handler ends
+    if (this.accounted.has(batch)) return;
+    this.accounted.add(batch);
     this.inFlight -= batch.length;
     for (const d of batch) this.inFlightItems -= d.items.length;
     for (const w of this.roomWaiters.splice(0)) w();
@@ -379,4 +427,12 @@ export class JetStreamWorkQueue<T> implements WorkQueue<T> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** `p`, or nothing once `deadline` (epoch ms) has passed */
+async function untilDeadline(p: Promise<unknown>, deadline: number): Promise<void> {
+  if (deadline === Infinity) return void (await p);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, deadline - Date.now()))))]);
+  clearTimeout(timer);
 }

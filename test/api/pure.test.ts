@@ -84,6 +84,20 @@ describe('RateLimiter', () => {
     expect(rl.take('a')).toBe(0);
     expect(rl.take('a')).toBeGreaterThan(0);
   });
+
+  it('peeks without taking, and a refund gives a token back up to the burst', () => {
+    const t = 0;
+    const rl = new RateLimiter(1, 2, () => t);
+    expect(rl.peek('a')).toBe(0);
+    expect([rl.take('a'), rl.take('a')]).toEqual([0, 0]);
+    expect(rl.peek('a')).toBe(1000);
+    expect(rl.peek('a')).toBe(1000);
+    rl.refund('a');
+    expect(rl.peek('a')).toBe(0);
+    rl.refund('a');
+    rl.refund('a');
+    expect([rl.take('a'), rl.take('a'), rl.take('a')]).toEqual([0, 0, 1000]);
+  });
 });
 
 describe('HotCache', () => {

@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { decodeBody, decodeUtf8Lenient } from '../../src/actors/feed/encoding.js';
+import { decodeBody, decodeUtf8 } from '../../src/actors/feed/encoding.js';
 import { parseFeed } from '../../src/actors/feed/parse.js';
 
 const TITLE = 'Crème brûlée – “quoted” €5';
@@ -45,18 +45,37 @@ describe('encoding detection', () => {
     expect(parseFeed(body).entries[0]!.title).toBe(title);
   });
 
-  it('repairs Windows-1252 bytes inside UTF-8 instead of producing U+FFFD', () => {
-    const head = Buffer.from('<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><item><title>Caf\u00e9 ', 'utf8');
-    const cp = Buffer.from([0x93, 0x71, 0x94, 0x20, 0x96, 0x20, 0x80]); // “q” – € in cp1252
-    const tail = Buffer.from('</title></item></channel></rss>', 'utf8');
-    const title = parseFeed(Buffer.concat([head, cp, tail])).entries[0]!.title;
-    expect(title).toBe('Café “q” – €');
-    expect(title).not.toContain('\ufffd');
+  // invalid sequences in a UTF-8 document become U+FFFD; the document is never re-read as Latin-1
+  const head = '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><item><title>';
+  const tail = '</title><link>https://example.org/a</link></item></channel></rss>';
+  const doc = (decl: string, ...parts: (string | number[])[]) =>
+    Buffer.concat([Buffer.from(head.replace('utf-8', decl), 'utf8'), ...parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))), Buffer.from(tail, 'utf8')]);
+  it.each<[string, Buffer, string | undefined, string]>([
+    ['a stray byte in UTF-8', doc('utf-8', 'Café ', [0xff], ' Zürich'), undefined, 'Café \ufffd Zürich'],
+    ['a truncated sequence before ASCII', doc('utf-8', 'Zürich Z', [0xc3], '(rich)'), undefined, 'Zürich Z\ufffd(rich)'],
+    ['Windows-1252 bytes pasted into UTF-8', doc('utf-8', 'Café ', [0x93, 0x71, 0x94]), undefined, 'Café \ufffdq\ufffd'],
+    ['UTF-8 with bad bytes behind a Latin-1 HTTP default', doc('utf-8', 'Crème brûlée ', [0xe2, 0x82]), 'text/xml; charset=ISO-8859-1', 'Crème brûlée \ufffd'],
+    ['UTF-8 with a bad byte under a stale Latin-1 declaration', doc('iso-8859-1', 'Crème brûlée ', [0xff]), undefined, 'Crème brûlée \ufffd'],
+    ['classic broken sequences and nothing else', doc('utf-8', 'a ', [0xc3, 0x28], ' b ', [0xe2, 0x82, 0x28], ' c ', [0xf0, 0x28, 0x8c, 0xbc]), undefined, 'a \ufffd( b \ufffd( c \ufffd(\ufffd\ufffd'],
+    ['a lone stray byte and nothing else', doc('utf-8', 'Bad ', [0xff], ' byte'), 'application/rss+xml; charset=utf-8', 'Bad \ufffd byte'],
+    ['UTF-8 with bad bytes and no declaration', Buffer.concat([Buffer.from('<rss version="2.0"><channel><item><title>naïve ', 'utf8'), Buffer.from([0xc0, 0xaf]), Buffer.from(tail, 'utf8')]), undefined, 'naïve \ufffd\ufffd'],
+  ])('%s: the valid text kept, U+FFFD for the invalid bytes', (_name, body, contentType, title) => {
+    const parsed = parseFeed(body, contentType ? { contentType } : {});
+    expect(parsed.entries[0]!.title).toBe(title);
+    expect(parsed.entries[0]!.title).not.toMatch(/Ã|â€/);
+    expect(parsed.meta.encoding).toBe('utf-8');
   });
 
-  it('keeps valid multi-byte UTF-8 next to repaired bytes', () => {
+  it('bytes without one valid multi-byte sequence are a single-byte code page, whatever the label', () => {
+    const latin = iconv.encode(rss('utf-8'), 'win1252');
+    const parsed = parseFeed(latin);
+    expect(parsed.entries[0]!.title).toBe(TITLE);
+    expect(parsed.meta.encoding).toBe('windows-1252');
+  });
+
+  it('decodeUtf8 keeps valid multi-byte UTF-8 next to an invalid byte', () => {
     const b = Buffer.concat([Buffer.from('ä€😀', 'utf8'), Buffer.from([0xe9]), Buffer.from('x', 'utf8')]);
-    expect(decodeUtf8Lenient(b)).toBe('ä€😀éx');
+    expect(decodeUtf8(b)).toBe('ä€😀\ufffdx');
   });
 
   it('reports which encoding it used', () => {

@@ -64,7 +64,18 @@ export class FeedFarm {
   /** every item ever published, by link */
   readonly published = new Set<string>();
 
-  constructor(private readonly o: { hosts: number; feedsPerHost: number; keep?: number; seed?: string; /** answer each request this late (widens overlaps) */ delayMs?: number }) {
+  constructor(
+    private readonly o: {
+      hosts: number;
+      feedsPerHost: number;
+      keep?: number;
+      seed?: string;
+      /** answer each request this late (widens overlaps) */
+      delayMs?: number;
+      /** a 200 answer sends its headers at once and its body in pieces over this long (a slow server; no silence over 5 s) */
+      slowBodyMs?: number;
+    },
+  ) {
     this.rng = new Rng(o.seed ?? 'farm');
   }
 
@@ -120,7 +131,26 @@ export class FeedFarm {
       res.writeHead(304, { etag }).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8', etag, 'last-modified': lastModified }).end(body);
+    res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8', etag, 'last-modified': lastModified });
+    const slow = this.o.slowBodyMs ?? 0;
+    if (slow <= 0) {
+      res.end(body);
+      return;
+    }
+    const pieces = Math.max(2, Math.ceil(slow / 4_000));
+    const size = Math.ceil(body.length / pieces);
+    let k = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      const part = body.slice(k * size, (k + 1) * size);
+      k++;
+      if (k >= pieces) res.end(part);
+      else {
+        res.write(part);
+        setTimeout(next, slow / pieces);
+      }
+    };
+    next();
   }
 
   /** New items on a feed (newest first; the feed keeps its newest `keep`); `over` may change any of an item's fields. */

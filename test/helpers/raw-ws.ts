@@ -33,7 +33,7 @@ export class RawWs {
   }
 
   /** Connects and upgrades; rejects with the HTTP status line when the server refuses. */
-  static open(port: number, opts: { path?: string; host?: string; keep?: boolean; autoPong?: boolean } = {}): Promise<RawWs> {
+  static open(port: number, opts: { path?: string; host?: string; keep?: boolean; autoPong?: boolean; headers?: Record<string, string> } = {}): Promise<RawWs> {
     return new Promise((resolve, reject) => {
       const socket = connect(port, opts.host ?? '127.0.0.1');
       const ws = new RawWs(socket, opts.keep ?? true);
@@ -59,7 +59,9 @@ export class RawWs {
       socket.once('connect', () => {
         socket.write(
           `GET ${opts.path ?? '/v1/live'} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-            `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+            `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n` +
+            Object.entries(opts.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
+            '\r\n',
         );
       });
     });

@@ -8,6 +8,7 @@ class TestSock implements Sock {
   buffered = 0;
   hardLimit = Infinity;
   ended: number | null = null;
+  hardClosed = false;
   send(frame: string): number {
     if (this.buffered > this.hardLimit) return 2;
     this.sent.push(frame);
@@ -19,9 +20,12 @@ class TestSock implements Sock {
   end(code: number): void {
     this.ended = code;
   }
+  close(): void {
+    this.hardClosed = true;
+  }
 }
 
-function setup(opts: { maxPending?: number; stallMs?: number } = {}) {
+function setup(opts: { maxPending?: number; stallMs?: number; closeWaitMs?: number } = {}) {
   let now = 0;
   const events: string[] = [];
   const f = new Fanout<TestSock>((s) => s.state, { maxBufferBytes: 1000, now: () => now, onEvent: (e) => events.push(e), ...opts });
@@ -74,7 +78,7 @@ describe('Fanout', () => {
     expect(s.state.pending?.size).toBe(2);
   });
 
-  it('closes a connection with too many distinct updates waiting', () => {
+  it('closes a connection with too many distinct updates waiting, its close frame once what it was sent has drained', () => {
     const { f, events } = setup({ maxPending: 3 });
     const s = new TestSock();
     f.subscribe(s, ['t']);
@@ -82,10 +86,64 @@ describe('Fanout', () => {
     for (const k of ['a', 'b', 'c']) f.deliver(['t'], k, k);
     expect(s.ended).toBeNull();
     f.deliver(['t'], 'd', 'd');
-    expect(s.ended).toBe(SLOW_CLOSE);
+    // given up at once: nothing more for it, nothing kept for it
     expect(events).toContain('closed_slow');
     expect(f.subscribers('t')).toBe(0);
+    expect(s.state.pending).toBeNull();
     expect(f.deliver(['t'], 'e', 'e')).toBe(0);
+    // but a close frame now would wait behind 5,000 unread bytes: it goes when they are read
+    expect(s.ended).toBeNull();
+    expect(f.closingCount).toBe(1);
+    s.buffered = 100;
+    f.drain(s);
+    expect(s.ended).toBeNull();
+    s.buffered = 0;
+    f.drain(s);
+    expect(s.ended).toBe(SLOW_CLOSE);
+    expect(s.sent).toEqual([]);
+    expect(f.closingCount).toBe(0);
+  });
+
+  it('sends the close frame at once to a slow connection whose buffer is already empty', () => {
+    const { f } = setup({ maxPending: 1 });
+    const s = new TestSock();
+    f.subscribe(s, ['t']);
+    s.buffered = 5000;
+    f.deliver(['t'], 'a', 'a');
+    s.buffered = 0; // read meanwhile, but no drain event yet
+    f.deliver(['t'], 'b', 'b');
+    expect(s.ended).toBe(SLOW_CLOSE);
+  });
+
+  it('closes hard a connection given up whose buffer never drains', () => {
+    const { f, tick } = setup({ maxPending: 1, closeWaitMs: 10_000 });
+    const s = new TestSock();
+    f.subscribe(s, ['t']);
+    s.buffered = 5000;
+    f.deliver(['t'], 'a', 'a');
+    f.deliver(['t'], 'b', 'b');
+    tick(9_999);
+    f.sweep();
+    expect(s.hardClosed).toBe(false);
+    tick(1);
+    f.sweep();
+    expect(s.hardClosed).toBe(true);
+    expect(s.ended).toBeNull();
+    expect(f.closingCount).toBe(0);
+  });
+
+  it('forgets a connection given up that the socket layer closed meanwhile', () => {
+    const { f, tick } = setup({ maxPending: 1 });
+    const s = new TestSock();
+    f.subscribe(s, ['t']);
+    s.buffered = 5000;
+    f.deliver(['t'], 'a', 'a');
+    f.deliver(['t'], 'b', 'b');
+    f.remove(s); // the hub's close handler
+    tick(60_000);
+    f.sweep();
+    expect(s.hardClosed).toBe(false);
+    expect(f.closingCount).toBe(0);
   });
 
   it('closes a connection that stays behind for stallMs', () => {
@@ -100,6 +158,8 @@ describe('Fanout', () => {
     expect(f.sweep()).toBe(0);
     tick(1_000);
     expect(f.sweep()).toBe(1);
+    s.buffered = 0;
+    f.drain(s);
     expect(s.ended).toBe(SLOW_CLOSE);
     expect(ok.ended).toBeNull();
   });
@@ -111,6 +171,9 @@ describe('Fanout', () => {
     s.buffered = 500; // under the fan-out's limit, over the socket's
     f.subscribe(s, ['t']);
     expect(f.deliver(['t'], 'a', 'a')).toBe(0);
+    expect(f.closingCount).toBe(1);
+    s.buffered = 0;
+    f.drain(s);
     expect(s.ended).toBe(SLOW_CLOSE);
   });
 });

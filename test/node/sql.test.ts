@@ -79,6 +79,32 @@ describe('sql: PostgreSQL', () => {
     } };
   }, 'postgres');
 
+  it('a session terminated inside a transaction fails that transaction (503-able), not the process; the pool goes on', async () => {
+    const sql = await scratch.open();
+    try {
+      // 57P01, as a fast shutdown or pg_terminate_backend sends it, to a connection checked out
+      // by tx() between two of its statements: unheard, the client's `error` event would crash
+      // the process (vitest reports it as an unhandled error)
+      const failed = await sql.tx(async (q) => {
+        const pid = (await q.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+        await sql.query('SELECT pg_terminate_backend($1)', [pid]);
+        for (let i = 0; i < 200; i++) {
+          const { rowCount } = await sql.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+          if (rowCount === 0) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        await new Promise((r) => setTimeout(r, 50));
+        await q.query('SELECT 1');
+      }).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(DependencyUnavailableError);
+      expect((failed as DependencyUnavailableError).code).toBe('DEPENDENCY_UNAVAILABLE');
+      // the broken connection is not handed out again
+      for (let i = 0; i < 5; i++) expect(await sql.tx(async (q) => (await q.query<{ n: number }>('SELECT 1 AS n')).rows[0]!.n)).toBe(1);
+    } finally {
+      await sql.close();
+    }
+  });
+
   it('an unreachable server is one DependencyUnavailableError without the password', async () => {
     const err = await openSql({ databaseUrl: 'postgres://u:hunter2@127.0.0.1:1/x', dataDir: '' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DependencyUnavailableError);

@@ -111,20 +111,126 @@ describe('acknowledged ingest in the publisher actor', () => {
     expect(held.calls[1]!.articles.map((a) => a.url)).toEqual(held.calls[0]!.articles.map((a) => a.url));
   });
 
-  it('takes the newest entries of a huge document, up to the cap per poll', async () => {
-    const n = makeNode({ extra: { maxEntriesPerPoll: 25 } });
+  it('takes a document of more new entries than a step holds in steps, newest first, each once the one before is stored', async () => {
+    const store = new MemoryPublisherStore();
+    const held = heldEmit();
+    const n = makeNode({ store, extra: { emit: held.emit, maxEntriesPerPoll: 25 } });
     nodes.push(n);
-    const f = server.add('huge');
+    const f = server.add('big');
     const t0 = n.clock.now();
-    // 2,000 items in shuffled date order (the server keeps them all, unlike a real 20-item feed)
-    const items: Item[] = Array.from({ length: 2_000 }, (_, i) => ({
-      guid: `h-${i}`, title: `Huge feed item ${i}`, link: `https://example.test/huge/${i}`, description: `Item ${i}`, pubDate: t0 - ((i * 7919) % 2_000) * MIN,
+    // 110 items in shuffled date order (the server keeps them all, unlike a real 20-item feed)
+    const items: Item[] = Array.from({ length: 110 }, (_, i) => ({
+      guid: `b-${i}`, title: `Big feed item ${i}`, link: `https://example.test/big/${i}`, description: `Item ${i}`, pubDate: t0 - 60 * MIN - ((i * 37) % 110) * MIN,
     }));
     f.items = items;
-    n.send('huge', { type: 'configure', url: server.url('huge', 'huge.sim.test') });
+    n.send('big', { type: 'configure', url: server.url('big', 'big.sim.test') });
     await n.run(16 * MIN);
-    const newest = [...items].sort((a, b) => b.pubDate - a.pubDate).slice(0, 25).map((i) => i.link).sort();
-    expect(n.emitted.map((a) => a.url).sort()).toEqual(newest);
+    const byAge = [...items].sort((a, b) => b.pubDate - a.pubDate).map((i) => i.link);
+    const got: string[][] = [];
+    for (let step = 0; step < 5; step++) {
+      expect(held.calls).toHaveLength(step + 1);
+      got.push(held.calls[step]!.articles.map((a) => a.url));
+      // until the last step is stored the validators stay, and no poll comes between the steps
+      expect(stateOf(store, 'big').etag).toBeNull();
+      expect(f.requests).toBe(1);
+      held.calls[step]!.ack();
+      await n.run(1_000, 1_000);
+    }
+    expect(got.map((g) => g.length)).toEqual([25, 25, 25, 25, 10]);
+    expect(got.map((g) => [...g].sort())).toEqual([0, 25, 50, 75, 100].map((k) => byAge.slice(k, k + 25).sort()));
+    expect(held.calls).toHaveLength(5);
+    expect(stateOf(store, 'big').etag).toMatch(/^"/);
+    expect((await n.status('big')).newEntries).toBe(110);
+    expect((await n.status('big')).skipped).toBe(0);
+    // stored once, all of them: the next poll is a 304 and emits nothing
+    await n.run(60 * MIN);
+    expect(f.notModified).toBeGreaterThan(0);
+    expect(held.calls).toHaveLength(5);
+  });
+
+  it('a node stopped between the steps of a document: the next poll is no 304, and only the rest is emitted', async () => {
+    const store = new MemoryPublisherStore();
+    const held = heldEmit();
+    const n1 = makeNode({ store, extra: { emit: held.emit, maxEntriesPerPoll: 40 } });
+    nodes.push(n1);
+    const f = server.add('part');
+    const t0 = n1.clock.now();
+    f.items = Array.from({ length: 100 }, (_, i) => ({ guid: `p-${i}`, title: `Part item ${i}`, link: `https://example.test/part/${i}`, description: `Item ${i}`, pubDate: t0 - (i + 1) * MIN }));
+    n1.send('part', { type: 'configure', url: server.url('part', 'part.sim.test') });
+    await n1.run(16 * MIN);
+    held.calls[0]!.ack();
+    await n1.run(1_000, 1_000);
+    expect(held.calls).toHaveLength(2);
+    const stored = held.calls[0]!.articles.map((a) => a.url);
+    // the node stops with the second step unacknowledged: 40 of 100 stored
+    await n1.close();
+
+    const n2 = makeNode({ store, start: n1.clock.now() + 5 * MIN, extra: { maxEntriesPerPoll: 40 } });
+    nodes.push(n2);
+    await n2.status('part');
+    await n2.run(2 * MIN, 5_000);
+    expect(f.notModified).toBe(0);
+    expect(f.requests).toBe(2);
+    const again = n2.emitted.map((a) => a.url);
+    expect(again).toHaveLength(60);
+    expect(again.filter((u) => stored.includes(u))).toEqual([]);
+    expect(new Set([...stored, ...again]).size).toBe(100);
+  });
+
+  it('a failed step drops the steps after it: the next poll, a minimum interval later, finds them all new again', async () => {
+    const store = new MemoryPublisherStore();
+    const held = heldEmit();
+    const n = makeNode({ store, extra: { emit: held.emit, maxEntriesPerPoll: 30 } });
+    nodes.push(n);
+    const f = server.add('fail');
+    const t0 = n.clock.now();
+    f.items = Array.from({ length: 70 }, (_, i) => ({ guid: `f-${i}`, title: `Fail item ${i}`, link: `https://example.test/fail/${i}`, description: `Item ${i}`, pubDate: t0 - (i + 1) * MIN }));
+    n.send('fail', { type: 'configure', url: server.url('fail', 'fail.sim.test') });
+    await n.run(16 * MIN);
+    held.calls[0]!.ack();
+    await n.run(1_000, 1_000);
+    held.calls[1]!.fail(new Error('batch given up'));
+    await n.run(1_000, 1_000);
+    expect(held.calls).toHaveLength(2);
+    expect((await n.status('fail')).lastError).toMatch(/^EMIT_FAILED/);
+    await n.run(3 * MIN, 10_000);
+    expect(f.requests).toBe(2);
+    // the first step is stored and seen; the failed one and the one never sent come again
+    expect(held.calls).toHaveLength(3);
+    const first = held.calls[0]!.articles.map((a) => a.url);
+    const retried = held.calls[2]!.articles.map((a) => a.url);
+    expect(retried).toHaveLength(30);
+    expect(retried.filter((u) => first.includes(u))).toEqual([]);
+    held.calls[2]!.ack();
+    await n.run(1_000, 1_000);
+    held.calls[3]!.ack();
+    await n.run(1_000, 1_000);
+    const all = held.calls.filter((_, i) => i !== 1).flatMap((c) => c.articles.map((a) => a.url));
+    expect(new Set(all).size).toBe(70);
+    expect(all).toHaveLength(70);
+  });
+
+  it('skips entries older than retention, once, and counts them', async () => {
+    const skipped: [string, number][] = [];
+    const n = makeNode({ extra: { retentionMs: 24 * 60 * MIN, skipped: (reason, k) => skipped.push([reason, k]) } });
+    nodes.push(n);
+    const f = server.add('old');
+    const t0 = n.clock.now();
+    f.items = [
+      { guid: 'o-new', title: 'A fresh item', link: 'https://example.test/old/new', description: 'new', pubDate: t0 - 60 * MIN },
+      { guid: 'o-old1', title: 'An item of last month', link: 'https://example.test/old/1', description: 'old', pubDate: t0 - 30 * 24 * 60 * MIN },
+      { guid: 'o-old2', title: 'An item of last year', link: 'https://example.test/old/2', description: 'old', pubDate: t0 - 365 * 24 * 60 * MIN },
+    ];
+    n.send('old', { type: 'configure', url: server.url('old', 'old.sim.test') });
+    await n.run(16 * MIN);
+    expect(n.emitted.map((a) => a.url)).toEqual(['https://example.test/old/new']);
+    expect(skipped).toEqual([['retention', 2]]);
+    expect((await n.status('old')).skipped).toBe(2);
+    // the document changes: the old entries are not counted twice
+    f.items.unshift({ guid: 'o-newer', title: 'A newer item', link: 'https://example.test/old/newer', description: 'newer', pubDate: n.clock.now() });
+    await n.run(3 * 60 * MIN);
+    expect(n.emitted.map((a) => a.url)).toEqual(['https://example.test/old/new', 'https://example.test/old/newer']);
+    expect(skipped).toEqual([['retention', 2]]);
   });
 });
 

@@ -12,7 +12,8 @@ import { fetcherComponent } from '../../src/roles/fetcher.js';
 import { publishersComponent } from '../../src/roles/publishers.js';
 import { silentLogger } from '../../src/runtime/log.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
-import { FeedServer } from './feed-server.js';
+import { signBody } from '../../src/actors/publisher/websub.js';
+import { FeedServer, renderRss } from './feed-server.js';
 
 /**
  * WebSub verification while every publisher actor is busy (its poll waits on a full ingest log,
@@ -37,6 +38,7 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
   let dir: string;
   const subscriptions = new Map<string, URLSearchParams>(); // topic → the hub request
   const names = Array.from({ length: FEEDS }, (_, i) => `f${i}`);
+  const emitted: string[] = [];
 
   beforeAll(async () => {
     db = await scratchPostgres();
@@ -56,9 +58,11 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
     server.publish('plain', 2, Date.now());
     await addPublishers(db.sql, [...names, 'plain'].map((n) => ({ id: publisherIdFor(server.url(n)), name: n, feed_url: server.url(n) })));
     dir = mkdtempSync(join(tmpdir(), 'newsagg-websub-load-'));
-    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', db.url!, '--fetch-allowlist', '127.0.0.1', '--rate-limit-burst', '5', '--rate-limit-rps', '0.01'], {});
+    const config = resolveConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', db.url!, '--fetch-allowlist', '127.0.0.1', '--rate-limit-burst', '5', '--rate-limit-rps', '0.01', '--websub-rate-limit-rps', '0.01'], {});
     const fetcher = fetcherComponent({ allowlist: ['127.0.0.1'], crawlDelayMs: 0 });
-    const emit = async () => {};
+    const emit = async (articles: { url: string }[]) => {
+      for (const a of articles) emitted.push(a.url);
+    };
     node = await startNode(config, { log: silentLogger, components: [fetcher, publishersComponent({ emit, fetcher, publicUrl: 'self', firstPollSpreadMs: 500 })] });
   }, 120_000);
 
@@ -120,17 +124,32 @@ describe('WebSub verification under load', { timeout: 180_000 }, () => {
     const topic = subscriptions.get(server.url('f1'))!.get('hub.topic')!;
     const statuses: number[] = [];
     for (let i = 0; i < 24; i++) statuses.push((await verify('f1', { 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.challenge': `r${i}` })).status);
-    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200)); // the default burst of 20
-    expect(statuses.slice(20)).toEqual(Array(4).fill(429));
+    // the default burst of 20, less the one the first test's verification took (no refill: 0.01/s here)
+    expect(statuses.slice(0, 19)).toEqual(Array(19).fill(200));
+    expect(statuses.slice(19)).toEqual(Array(5).fill(429));
     const limited = await verify('f1', { 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.challenge': 'again' });
     expect(Number(limited.retryAfter)).toBeGreaterThan(0);
     // another publisher has a bucket of its own
     const t2 = subscriptions.get(server.url('f2'))!.get('hub.topic')!;
     expect((await verify('f2', { 'hub.mode': 'subscribe', 'hub.topic': t2, 'hub.challenge': 'ok' })).status).toBe(200);
 
-    // probing ids: 404 until this client's bucket (burst 5 here) is spent, then 429
+    // probing ids: 404 until this client's bucket (burst 5 here) is spent, then 429; the
+    // verification for a topic never asked for (first test) was refused, and cost it one already
     const probes: number[] = [];
     for (let i = 0; i < 8; i++) probes.push((await fetch(`${node.url}/websub/pub_nosuch${i}?hub.mode=subscribe&hub.topic=x&hub.challenge=y`)).status);
-    expect(probes).toEqual([404, 404, 404, 404, 404, 429, 429, 429]);
+    expect(probes).toEqual([404, 404, 404, 404, 429, 429, 429, 429]);
+  });
+
+  it("forged pushes cost their sender, not the publisher: the hub's genuine push still goes through", async () => {
+    const form = subscriptions.get(server.url('f3'))!;
+    const [fresh] = server.publish('f3', 1, Date.now());
+    const xml = renderRss('f3', server.feeds.get('f3')!);
+    const push = (signature: string) =>
+      fetch(`${node.url}/websub/${encodeURIComponent(id('f3'))}`, { method: 'POST', headers: { 'content-type': 'application/rss+xml', 'x-hub-signature': signature }, body: xml }).then(async (r) => (await r.arrayBuffer(), r.status));
+    // more forgeries than the publisher's burst (20): ignored (202), or 429 once this client's own bucket is spent
+    for (let i = 0; i < 30; i++) expect([202, 429]).toContain(await push(signBody(xml, `guess-${i}`)));
+    expect(emitted).not.toContain(fresh!.link);
+    expect(await push(signBody(xml, form.get('hub.secret')!))).toBe(202);
+    expect(emitted).toContain(fresh!.link);
   });
 });

@@ -167,6 +167,31 @@ describe('JetStreamWorkQueue', () => {
     await qa.close();
   });
 
+  it('close within a budget: what is not started goes back at once, a batch still running when the budget ends too', async () => {
+    // a long ack wait: what the other node gets soon was handed back, not timed out
+    const cfg = config({ maxBatch: 10, packItems: 10, maxInFlight: 4, concurrency: 1, ackWaitMs: 600_000 });
+    const other = await connectNats({ url: SHARED_NATS_URL });
+    const qa = await JetStreamWorkQueue.open<Item>(link.nc, cfg);
+    const qb = await JetStreamWorkQueue.open<Item>(other.nc, cfg);
+    let calls = 0;
+    // a batch that never finishes (a write stuck on a shard owner that is gone)
+    qa.consume(async () => {
+      calls++;
+      return new Promise<void>(() => undefined);
+    });
+    await qa.append(items(100));
+    await until(() => calls === 1, 'the first batch in the handler');
+    await until(async () => (await (await link.nc.jetstreamManager()).consumers.info(cfg.stream, cfg.durable)).num_ack_pending >= 2, 'more messages in hand than the one running');
+    await qa.close(300);
+    const s = store();
+    qb.consume(async (b) => s.commit(b));
+    await until(() => s.committed.size === 100, 'every item stored by the other node', 120_000, 50);
+    expect([...s.committed.values()].every((c) => c === 1)).toBe(true);
+    expect(calls).toBe(1);
+    await qb.close();
+    await other.close();
+  });
+
   it('bounds what one node holds unacknowledged', async () => {
     const cfg = config({ maxBatch: 10, packItems: 10, maxInFlight: 2, concurrency: 1 });
     const q = await JetStreamWorkQueue.open<Item>(link.nc, cfg);

@@ -81,7 +81,7 @@ describe.each(databases)('ingest writes on %s', (_name, open) => {
       "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('articles', 'stories') ORDER BY 1",
     );
     expect(rows.map((r) => r.name)).toEqual([
-      'articles_pkey', 'articles_published_idx', 'articles_region_category_idx', 'articles_search_idx', 'articles_story_idx', 'articles_url_hash_published_at_key',
+      'articles_ingested_brin', 'articles_pkey', 'articles_published_idx', 'articles_region_category_idx', 'articles_search_idx', 'articles_story_idx', 'articles_url_hash_published_at_key',
       'stories_category_score_idx', 'stories_pkey',
     ]);
   });

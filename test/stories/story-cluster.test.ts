@@ -56,10 +56,11 @@ describe('story-cluster actor', () => {
     expect(two.stories.map((v) => [v.id, v.article_count]).sort()).toEqual([[r1!.storyId, 2], [r3!.storyId, 1]].sort());
     expect(two.stories[0]).not.toHaveProperty('article_ids');
 
-    // the same article again (its batch was not stored, and comes again): nothing changes
+    // the same article again (its batch was not stored, and comes again): it stays where it is, and
+    // the reply describes its story again, for the batch that now stores it
     const again = await add([{ article: article('a2', 'Study: elephants can tell human voices apart', 1) }]);
     expect(again.results[0]).toMatchObject({ storyId: r1!.storyId, via: 'known' });
-    expect(again.stories).toEqual([]);
+    expect(again.stories.map((v) => [v.id, v.article_count])).toEqual([[r1!.storyId, 2]]);
 
     // restart: init reloads from the store and reaches the same story ids
     const restarted = await behaviour.init('0', ctx);

@@ -4,8 +4,8 @@ import { isTrackingParam } from './tracking-params.js';
 
 /** The input is not an absolute http(s) URL. */
 export class InvalidUrlError extends NewsaggError {
-  constructor(url: string, cause?: unknown) {
-    super('INVALID_URL', `not an absolute http(s) URL: ${JSON.stringify(url.slice(0, 200))}`, { cause });
+  constructor(url: string, cause?: unknown, message = `not an absolute http(s) URL: ${JSON.stringify(url.slice(0, 200))}`) {
+    super('INVALID_URL', message, { cause });
   }
 }
 

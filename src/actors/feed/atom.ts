@@ -1,6 +1,6 @@
 import type { EntityContext } from './entities.js';
 import { atomLinks, cleanAuthor, cleanLanguage, distinct, distinctEnclosures, distinctLabels, firstDate, firstText, texts } from './fields.js';
-import { childBase, resolveUrl } from './links.js';
+import { childBase, refusedLink, resolveUrl } from './links.js';
 import { NS } from './namespaces.js';
 import type { Adapted } from './rss.js';
 import { atomKind, constructHtml, constructText } from './text.js';
@@ -88,6 +88,9 @@ function atomEntry(entry: unknown, ents: EntityContext, parentBase: string | nul
   const enclosures = distinctEnclosures([...links.enclosures, ...mediaEnclosures(entry, ents, base)]);
   const id = firstText(entry, ['id'], ents);
   const link = links.alternate ?? (id && /^https?:\/\//i.test(id) ? resolveUrl(id, base) : null);
+  const refused = link
+    ? undefined
+    : refusedLink(...kids(entry, 'link').filter((l) => /^(alternate)?$/i.test((attr(l, 'rel', ents) ?? '').trim())).map((l) => attr(l, 'href', ents)));
   return {
     title: text(kid(entry, 'title'), ents),
     link,
@@ -103,5 +106,6 @@ function atomEntry(entry: unknown, ents: EntityContext, parentBase: string | nul
     ]),
     enclosures,
     thumbnail: pickThumbnail(entry, base, ents, enclosures, content?.firstImage ?? summary?.firstImage ?? null),
+    ...(refused ? { refusedLink: refused } : {}),
   };
 }

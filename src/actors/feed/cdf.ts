@@ -1,7 +1,7 @@
 import type { EntityContext } from './entities.js';
 import { feedDateIso } from './dates.js';
 import { escapeText } from './html-escape.js';
-import { childBase, resolveUrl } from './links.js';
+import { childBase, refusedLink, resolveUrl } from './links.js';
 import type { Adapted } from './rss.js';
 import { collapse } from './plain-text.js';
 import type { FeedEntry } from './types.js';
@@ -55,7 +55,9 @@ function channelItems(channel: unknown, base: string | null, ents: EntityContext
 }
 
 function cdfEntry(item: unknown, ents: EntityContext, base: string | null): FeedEntry {
-  const link = resolveUrl(anyAttr(item, 'href', ents), base);
+  const href = anyAttr(item, 'href', ents);
+  const link = resolveUrl(href, base);
+  const refused = link ? undefined : refusedLink(href);
   const logo = childrenNamed(item, 'logo')[0];
   return {
     title: text(item, 'title', ents),
@@ -69,6 +71,7 @@ function cdfEntry(item: unknown, ents: EntityContext, base: string | null): Feed
     categories: [],
     enclosures: [],
     thumbnail: logo ? resolveUrl(anyAttr(logo, 'href', ents), base) : null,
+    ...(refused ? { refusedLink: refused } : {}),
   };
 }
 

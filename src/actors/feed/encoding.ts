@@ -8,9 +8,13 @@ import iconv from 'iconv-lite';
  * then the HTTP `charset`, then the XML declaration (or JSON: UTF-8), then UTF-8. One exception
  * to "HTTP wins": servers that default to ISO-8859-1/ASCII for every text/* response are common,
  * so when the HTTP charset is such a Latin default, the body declares UTF-8 and is valid UTF-8,
- * the declaration wins; and any Latin label on non-ASCII bytes that are valid UTF-8 gives way
- * to UTF-8. UTF-8 with stray Windows-1252 bytes (two encodings pasted into one
- * file) is repaired byte by byte instead of producing U+FFFD.
+ * the declaration wins; and any Latin label on non-ASCII bytes that are (mostly) UTF-8 gives way
+ * to UTF-8. A document read as UTF-8 that holds invalid sequences keeps its valid characters and
+ * gets U+FFFD for each invalid sequence, as browsers do; it is never re-read as Latin-1, which
+ * would turn every accented letter of it into mojibake (`Ã©` for `é`). Only bytes that are
+ * evidently a single-byte code page whatever the label says (far more invalid bytes than valid
+ * sequences, and nearly all of them read as Latin-1 text: accented letters inside words, quotes,
+ * symbols) are read as Windows-1252; the classic broken sequences (`\xC3(`, `\xE2\x82(`) are not.
  */
 
 export interface Decoded {
@@ -89,17 +93,42 @@ export function decodeBody(body: Uint8Array, contentType?: string): Decoded {
   // a wide label on bytes that are evidently not wide (we checked above) is a lie: use the declaration
   if (WIDE_LABELS.has(label)) label = declared && !WIDE_LABELS.has(declared) ? declared : UTF8;
   if (http && LATIN_DEFAULTS.has(http) && declared && UTF8_LABELS.has(declared) && isValidUtf8(body)) label = UTF8;
-  // a Latin label on bytes that hold non-ASCII and are valid UTF-8 is a template's stale
+  // a Latin label on bytes that hold non-ASCII and are (mostly) UTF-8 is a template's stale
   // declaration: Latin-1 text almost never forms valid multi-byte sequences (`Ã©` for `é`)
-  else if (LATIN_DEFAULTS.has(label) && !isAscii(body) && isUtf8(body)) label = UTF8;
+  else if (LATIN_DEFAULTS.has(label) && !isAscii(body) && (isUtf8(body) || mostlyUtf8(body))) label = UTF8;
 
-  if (UTF8_LABELS.has(label)) return { text: decodeUtf8Lenient(body), encoding: UTF8 };
+  if (UTF8_LABELS.has(label)) return decodeUtf8Sniffed(body);
   try {
     return { text: decodeWith(body, label), encoding: label };
   } catch {
-    // unknown label: the bytes are most likely UTF-8 (with the usual Windows-1252 strays)
-    return { text: decodeUtf8Lenient(body), encoding: UTF8 };
+    // unknown label: the bytes are most likely UTF-8
+    return decodeUtf8Sniffed(body);
   }
+}
+
+/**
+ * Bytes labelled (or presumed) UTF-8: valid ones as they are; invalid ones with U+FFFD for each
+ * invalid sequence, unless the bytes are evidently Latin-1 text under a wrong label (see
+ * `looksLatin`): then they are read as Windows-1252, the WHATWG reading of Latin-1.
+ */
+function decodeUtf8Sniffed(b: Uint8Array): Decoded {
+  if (isUtf8(b)) return { text: decodeValidUtf8(b), encoding: UTF8 };
+  if (looksLatin(utf8Evidence(b))) return { text: decodeCp1252(b), encoding: 'windows-1252' };
+  return { text: decodeUtf8(b), encoding: UTF8 };
+}
+
+/**
+ * Far more bytes outside UTF-8 than valid sequences (which a Windows-1252 reading would garble:
+ * the few in a Latin-1 document are accidents), and at least 90 % of them plausible Latin-1 text.
+ */
+function looksLatin(e: { valid: number; invalid: number; latin: number }): boolean {
+  return e.invalid >= 4 * e.valid && e.invalid > 0 && e.latin * 10 >= e.invalid * 9;
+}
+
+/** More valid multi-byte UTF-8 sequences than invalid bytes (a UTF-8 document with a few bad bytes). */
+function mostlyUtf8(b: Uint8Array): boolean {
+  const e = utf8Evidence(b);
+  return e.valid > e.invalid;
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -114,7 +143,7 @@ function isValidUtf8(b: Uint8Array): boolean {
 }
 
 function decodeWith(b: Uint8Array, label: string): string {
-  if (UTF8_LABELS.has(label)) return decodeUtf8Lenient(b);
+  if (UTF8_LABELS.has(label)) return decodeUtf8(b);
   if (LATIN_DEFAULTS.has(label)) return decodeCp1252(b);
   if (label.startsWith('utf-32') || label === 'ucs-4') {
     return iconv.decode(Buffer.from(b.buffer, b.byteOffset, b.byteLength), label === 'ucs-4' ? 'utf-32be' : label);
@@ -156,14 +185,51 @@ function decodeValidUtf8(b: Uint8Array): string {
   }
 }
 
+const replacingUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** UTF-8 to a string; each invalid sequence becomes U+FFFD (the WHATWG decoder's rule), valid text is kept. */
+export function decodeUtf8(b: Uint8Array): string {
+  return isUtf8(b) ? decodeValidUtf8(b) : replacingUtf8.decode(b);
+}
+
+/** Windows-1252 bytes 0x80..0x9F that are characters (quotes, dashes, €); the others are unassigned. */
+const CP1252_UNASSIGNED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+
+function asciiLetter(c: number | undefined): boolean {
+  return c !== undefined && (c | 32) >= 0x61 && (c | 32) <= 0x7a;
+}
+
+/** Where a word ends: none, white space, punctuation, markup, a no-break space or guillemet. */
+function wordEdge(c: number | undefined): boolean {
+  return c === undefined || c <= 0x20 || c === 0xa0 || c === 0xab || c === 0xbb || '.,;:!?\'"<>'.includes(String.fromCharCode(c));
+}
+
+/** à è é ò ó ù: accented letters that are words of their own (French, Italian, Portuguese). */
+const ONE_LETTER_WORDS = new Set([0xe0, 0xe8, 0xe9, 0xf2, 0xf3, 0xf9]);
+
 /**
- * UTF-8, but a byte that does not start a valid sequence is read as Windows-1252 (the usual
- * reason: a CMS pasted cp1252 text into a UTF-8 template).
+ * Whether the byte at `i`, read as Windows-1252, looks like text: a quote, dash or symbol, an
+ * accented letter inside a word (`é` in `Café`), or one that is a word (`à`). A broken UTF-8
+ * sequence (`\xC3(`, `\xE2\x82(`) does not.
  */
-export function decodeUtf8Lenient(b: Uint8Array): string {
-  if (isUtf8(b)) return decodeValidUtf8(b);
-  const parts: string[] = [];
-  let runStart = 0;
+function latinAt(b: Uint8Array, i: number): boolean {
+  const c = b[i]!;
+  if (c < 0xa0) return !CP1252_UNASSIGNED.has(c);
+  if (c < 0xc0) return true;
+  const prev = b[i - 1];
+  const next = b[i + 1];
+  if (asciiLetter(prev) || asciiLetter(next) || (prev !== undefined && prev >= 0xc0) || (next !== undefined && next >= 0xc0)) return true;
+  return ONE_LETTER_WORDS.has(c) && wordEdge(prev) && wordEdge(next);
+}
+
+/**
+ * Counts of valid multi-byte UTF-8 sequences, of bytes that start no valid sequence, and of those
+ * that look like Latin-1 text (see `latinAt`).
+ */
+export function utf8Evidence(b: Uint8Array): { valid: number; invalid: number; latin: number } {
+  let valid = 0;
+  let invalid = 0;
+  let latin = 0;
   let i = 0;
   const n = b.length;
   while (i < n) {
@@ -183,14 +249,13 @@ export function decodeUtf8Lenient(b: Uint8Array): string {
       ok = !(c === 0xf0 && c1 < 0x90) && !(c === 0xf4 && c1 >= 0x90);
     }
     if (ok) {
+      valid++;
       i += len;
-      continue;
+    } else {
+      invalid++;
+      if (latinAt(b, i)) latin++;
+      i++;
     }
-    if (i > runStart) parts.push(fatalUtf8.decode(b.subarray(runStart, i)));
-    parts.push(cp1252Char(c));
-    i++;
-    runStart = i;
   }
-  if (runStart < n) parts.push(fatalUtf8.decode(b.subarray(runStart, n)));
-  return parts.join('');
+  return { valid, invalid, latin };
 }

@@ -1,7 +1,7 @@
 import { feedDateIso } from './dates.js';
 import { FeedParseError } from './errors.js';
 import { cleanAuthor, cleanLanguage, distinct, distinctEnclosures, distinctLabels } from './fields.js';
-import { resolveUrl } from './links.js';
+import { refusedLink, resolveUrl } from './links.js';
 import type { Adapted } from './rss.js';
 import { collapse } from './plain-text.js';
 import { escapeText } from './html-escape.js';
@@ -91,6 +91,7 @@ export function adaptJsonFeed(text: string, docBase: string | null): Adapted {
         encl.find((e) => e.type?.startsWith('image/'))?.url ??
         content?.firstImage ??
         null,
+      ...(link ? {} : optional(refusedLink(str(it.url), str(it.external_url)))),
     });
   }
   const title = str(root.title);
@@ -108,4 +109,8 @@ export function adaptJsonFeed(text: string, docBase: string | null): Adapted {
     entries,
     meta: { format: 'jsonfeed', ttlMinutes: null, hubs, self: feedUrl },
   };
+}
+
+function optional(refused: string | undefined): { refusedLink?: string } {
+  return refused ? { refusedLink: refused } : {};
 }

@@ -38,6 +38,21 @@ export function resolveUrl(href: string | undefined | null, base: string | null,
   }
 }
 
+/** Characters of a refused link kept: enough to show it was over the 4,096 cap, not a megabyte. */
+const REFUSED_KEEP = 4097;
+
+/**
+ * The first non-empty link text among candidates, as written (trimmed, cut to a little over the
+ * URL cap), for an entry none of whose links `resolveUrl` accepted; undefined when there was none.
+ */
+export function refusedLink(...candidates: (string | null | undefined)[]): string | undefined {
+  for (const c of candidates) {
+    const t = c?.trim();
+    if (t) return t.slice(0, REFUSED_KEEP);
+  }
+  return undefined;
+}
+
 function isCanonical(h: string, schemes: ReadonlySet<string>): boolean {
   return CANONICAL_HTTP.test(h) && !h.includes('/.') && !/%2e/i.test(h) && schemes.has(h.charCodeAt(4) === 115 ? 'https:' : 'http:');
 }

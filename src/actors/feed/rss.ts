@@ -2,7 +2,7 @@ import type { EntityContext } from './entities.js';
 import {
   atomLinks, cleanAuthor, cleanLanguage, distinct, distinctEnclosures, distinctLabels, firstDate, firstText, texts, toLength,
 } from './fields.js';
-import { childBase, resolveUrl } from './links.js';
+import { childBase, refusedLink, resolveUrl } from './links.js';
 import { atomKind, constructHtml, constructText } from './text.js';
 import { extensionCategories, itunesImage, mediaCredits, mediaEnclosures } from './extensions.js';
 import { pickThumbnail } from './thumbnails.js';
@@ -161,6 +161,7 @@ function rssEntry(item: unknown, ents: EntityContext, parentBase: string | null)
   ]);
 
   const encl = distinctEnclosures(enclosures);
+  const refused = link ? undefined : refusedLink(...kids(item, 'link').map((l) => attr(l, 'href', ents) ?? textOf(l, ents)), ...kids(item, 'atom:link').map((l) => attr(l, 'href', ents)));
   return {
     title: title || null,
     link,
@@ -173,5 +174,6 @@ function rssEntry(item: unknown, ents: EntityContext, parentBase: string | null)
     categories,
     enclosures: encl,
     thumbnail: pickThumbnail(item, base, ents, encl, content?.firstImage ?? summary?.firstImage ?? null),
+    ...(refused ? { refusedLink: refused } : {}),
   };
 }

@@ -15,6 +15,7 @@ export function safeEntries(entries: FeedEntry[]): FeedEntry[] {
     e.content = safeOptional(e.content);
     e.author = safeOptional(e.author);
     e.thumbnail = safeOptional(e.thumbnail);
+    if (e.refusedLink !== undefined) e.refusedLink = safeText(e.refusedLink);
     for (let i = 0; i < e.categories.length; i++) e.categories[i] = safeText(e.categories[i]!);
     for (const enc of e.enclosures) {
       enc.url = safeText(enc.url);

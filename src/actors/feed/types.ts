@@ -38,6 +38,12 @@ export interface FeedEntry {
   categories: string[];
   enclosures: Enclosure[];
   thumbnail: string | null;
+  /**
+   * the entry's link as the feed wrote it, when no link of the entry could be used (`javascript:`,
+   * `file:`, over 4,096 characters, not resolvable): ingest records the entry as rejected with
+   * the reason instead of dropping it unseen. Not part of the `parse-feed` output.
+   */
+  refusedLink?: string;
 }
 
 export type FeedFormat = 'rss2' | 'rss1' | 'rss09' | 'atom10' | 'atom03' | 'jsonfeed' | 'cdf';

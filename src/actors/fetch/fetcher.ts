@@ -89,6 +89,11 @@ export class Fetcher {
     return this.cfg.crawlDelayMs;
   }
 
+  /** The deadline of one whole fetch (redirects and queueing included). */
+  get deadlineMs(): number {
+    return this.cfg.totalTimeoutMs;
+  }
+
   /**
    * POSTs a small form through the same SSRF guard, timeouts and size cap (WebSub subscription
    * requests to a hub a feed named). No redirects are followed: a hub answers where it is asked.

@@ -3,7 +3,7 @@ import { publishStories } from '../store/feed-cache.js';
 import { toCachedStory, type CachedStory } from '../store/feed-items.js';
 import { publisherNames } from '../store/publishers.js';
 import { withRelated } from '../store/related.js';
-import type { StoryRow } from '../store/stories.js';
+import { getStories, type StoryRow } from '../store/stories.js';
 import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
@@ -41,6 +41,11 @@ export class Announcer {
       this.d.thumbnails?.enqueue(thumbnails.filter((t) => stored.has(t.articleId)));
     }
     if (cached.length) this.d.onStories?.(cached);
+  }
+
+  /** Feed cache entries for stories changed outside a batch (their counts repaired), as stored now. */
+  async refresh(ids: readonly string[]): Promise<void> {
+    await this.publish(await getStories(this.d.sql, ids), []);
   }
 
   /** Feed cache entries for the written stories (their leads looked up when not in the batch). */

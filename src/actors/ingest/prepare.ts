@@ -6,6 +6,7 @@ import { enrich } from '../enrich/enrich.js';
 import { clampSnippet, SNIPPET_MAX } from '../store/articles.js';
 import { collapseSpaces, stripHtml } from '../dedup/normalize.js';
 import { safeField, safeText } from '../store/safe-text.js';
+import { MAX_LABEL, MAX_RAW_TITLE, MAX_TAGS, MAX_TEXT, MAX_TITLE, MAX_URL } from './caps.js';
 import { NewsaggError } from '../../runtime/errors.js';
 import type { PreparedArticle, RawArticle, RejectedArticle } from './types.js';
 
@@ -18,13 +19,9 @@ export interface PrepareOptions {
   keepIds?: boolean;
 }
 
-/** Longest values taken in; anything longer is cut (URLs longer than this are refused). */
-const MAX_URL = 4096;
-const MAX_TITLE = 500;
+/** Longest summary taken in (the stored snippet is far shorter); the other caps are in caps.ts. */
 const MAX_SUMMARY = 20_000;
-const MAX_TEXT = 100_000;
-const MAX_SHORT = 200;
-const MAX_TAGS = 16;
+const MAX_SHORT = MAX_LABEL;
 
 /**
  * The CPU stage of ingest, pure and batch-shaped so it runs in the shared worker pool, and the
@@ -79,10 +76,10 @@ function tagsOf(v: unknown): string[] | null {
 function prepareOne(r: RawArticle, index: number, now: number, keepIds: boolean): PreparedArticle {
   if (!r || typeof r !== 'object') throw new InvalidRawArticleError('an article must be an object');
   if (typeof r.url !== 'string' || r.url === '') throw new InvalidRawArticleError('article needs a url');
-  if (r.url.length > MAX_URL) throw new InvalidUrlError(r.url.slice(0, 200) + '…');
+  if (r.url.length > MAX_URL) throw new InvalidUrlError(r.url, undefined, `URL longer than ${MAX_URL} characters: ${JSON.stringify(r.url.slice(0, 200) + '…')}`);
   const url = safeText(r.url);
   const rawTitle = typeof r.title === 'string' ? r.title : '';
-  const title = collapseSpaces(stripHtml(safeField(rawTitle, MAX_TITLE * 4))).slice(0, MAX_TITLE);
+  const title = collapseSpaces(stripHtml(safeField(rawTitle, MAX_RAW_TITLE))).slice(0, MAX_TITLE);
   if (!title) throw new InvalidRawArticleError(`article ${url.slice(0, 200)} has no title`);
   const canonical = canonicalUrl(url, typeof r.canonical_url === 'string' ? safeText(r.canonical_url) : null);
   const hash = urlHash(canonical);

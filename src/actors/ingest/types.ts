@@ -63,7 +63,7 @@ export interface PreparedArticle {
 }
 
 /** Why an article was set aside instead of stored (the `reason` of `rejected_articles`, the metric label). */
-export type RejectReason = 'invalid_article' | 'invalid_url' | 'cluster_failed' | 'storage_rejected';
+export type RejectReason = 'invalid_article' | 'invalid_url' | 'too_large' | 'cluster_failed' | 'storage_rejected';
 
 /** A raw article the pipeline set aside, with the reason. */
 export interface RejectedArticle {

@@ -1,7 +1,8 @@
 import { ensurePartitionsFor, refreshArticles, upsertArticles, type ArticleRow, type RefreshRow } from '../store/articles.js';
 import { storyScore } from '../store/feed-items.js';
 import { recordRejected, type RejectedRecord } from '../store/rejected.js';
-import { countStoryArticles, lockStories, upsertStories, type StoryRow } from '../store/stories.js';
+import { recountStories } from '../store/story-counts.js';
+import { countStoryArticles, getStories, lockStories, upsertStories, type StoryRow } from '../store/stories.js';
 import { describeError, NewsaggError } from '../../runtime/errors.js';
 import { checkFences } from '../../runtime/fence.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
@@ -102,9 +103,15 @@ export class BatchWriter {
   private async finish(q: Sql, d: Decided, rows: ArticleRow[], refreshed: number, storage: RejectedArticle[], articles?: Map<string, unknown>): Promise<Written> {
     const gone = new Set(storage.map((r) => r.url));
     const goneIds = new Set(d.rows.filter((r) => gone.has(r.url)).map((r) => r.id));
+    // every story a stored row names is recounted, also one the clusterer did not describe (an
+    // article it already knew, from a batch decided before and never stored: a redelivery, or a
+    // batch of a story shard's previous owner)
+    const described = new Set(d.stories.map((s) => s.id));
+    const named = new Set<string>();
+    for (const r of rows) if (r.story_id && !goneIds.has(r.id) && !described.has(r.story_id)) named.add(r.story_id);
     // another node's batch may be writing to the same stories: count after it committed
-    await lockStories(q, d.stories.map((s) => s.id));
-    const counts = await countStoryArticles(q, d.stories.map((s) => s.id));
+    await lockStories(q, [...described, ...named]);
+    const counts = await countStoryArticles(q, [...described]);
     const stories: StoryRow[] = [];
     for (const s of d.stories) {
       const c = counts.get(s.id);
@@ -114,6 +121,8 @@ export class BatchWriter {
       stories.push({ ...row, score: storyScore(row) });
     }
     await upsertStories(q, stories);
+    const fixed = await recountStories(q, [...named], { locked: true });
+    if (fixed.length > 0) stories.push(...(await getStories(q, fixed.map((f) => f.id))));
     await this.fingerprints.write(q, goneIds.size ? d.fingerprints.filter((f) => !goneIds.has(f.id)) : d.fingerprints);
     const rejected = [...d.rejected, ...storage];
     if (rejected.length > 0) {

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ActorContext, Behaviour } from '../../runtime/actor.js';
 import { FeedUnparseableError, UnexpectedStatusError, failureOf } from './errors.js';
-import { freshEntries, markSeen, MAX_ENTRIES_PER_POLL } from './entries.js';
+import { freshEntries, markSeen, type SkipReason } from './entries.js';
 import { nameAfterPoll } from './name.js';
 import { accelerate, beginPoll, DEFAULT_POLICY, initialPolicyState, jittered, onPollFailure, onPollSuccess, onPushed, type PolicyConfig } from './policy.js';
 import { fromStored, newPublisher, statusOf, toStored, type InFlightEmit, type LivePublisher, type PublisherConfig, type PublisherStatus, type PublisherStore } from './state.js';
+import type { PollsInFlight } from './polls-in-flight.js';
+import { DEFAULT_STEP, intoSteps, type Step } from './steps.js';
 import type { EmitFn, FetchFn, HubPostFn, ParsedFeed, ParseFn } from './types.js';
 import { handlePush, handleRenew, handleRequested, handleVerify, maybeSubscribe, scheduleRenewal, type WebSubDeps } from './websub-handlers.js';
 import { pushActive } from './websub.js';
@@ -22,7 +24,12 @@ import type { WebSubIntents } from './websub-intents.js';
  * next poll fetches them again (idempotent writes absorb what was stored already). Entries in
  * flight are not emitted twice meanwhile, and a publisher's next poll waits for its previous
  * poll's articles. The persisted `unackedSince` makes a restarted node poll such a publisher
- * again within `unackedRepollMs`.
+ * again within `unackedRepollMs`. A document with more new entries than a step holds is emitted
+ * in steps, each once the one before is stored (steps.ts); its validators move with the last.
+ *
+ * One poller per feed: a poll registers in `polls`, so a node handing the publisher to another
+ * aborts its fetch and waits for its state; a publisher loaded anywhere never polls sooner than
+ * the policy's minimum interval after its last poll, wherever that ran.
  */
 
 export type PublisherMsg =
@@ -63,8 +70,14 @@ export interface PublisherDeps {
   firstPollAt?: (url: string, now: number) => number;
   /** a publisher loaded with articles never acknowledged polls within this (default 30 s) */
   unackedRepollMs?: number;
-  /** entries taken from one document, newest first (default 100) */
+  /** articles put into the ingest log at once (one step; default 100): a larger document goes in several */
   maxEntriesPerPoll?: number;
+  /** entries published longer ago than this are skipped (they would be deleted at once); default: none */
+  retentionMs?: number;
+  /** new entries left out on purpose, by reason (a metric) */
+  skipped?: (reason: SkipReason, n: number) => void;
+  /** where polls in progress are registered, so a node giving the publisher away can abort them */
+  polls?: PollsInFlight;
 }
 
 /** While a poll's articles are being stored, the next poll is put off by this much. */
@@ -98,40 +111,70 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
 
   let emitSeq = 0;
 
-  /** Key hashes and fingerprints of the entries in flight (not emitted again meanwhile). */
+  /** Key hashes and fingerprints of the entries in flight or queued (not emitted again meanwhile). */
   const pendingMarks = (p: LivePublisher): Set<number> | null => {
-    if (!p.inflight) return null;
+    if (!p.inflight && !p.queue) return null;
     const out = new Set<number>();
-    for (const e of p.inflight) for (const m of e.marks) if (m !== 0) out.add(m);
+    for (const e of [...(p.inflight ?? []), ...(p.queue ?? [])]) for (const m of e.marks) if (m !== 0) out.add(m);
     return out;
+  };
+
+  /** Puts one step into the ingest log; the outcome comes back as `acked` / `emit-failed`. */
+  const emitStep = (p: LivePublisher, step: Step, ctx: ActorContext): void => {
+    const seq = ++emitSeq;
+    (p.inflight ??= []).push({ seq, marks: step.marks, validators: step.validators, poll: step.poll, count: step.articles.length });
+    p.unackedSince ??= deps.now();
+    const self = ctx.self;
+    deps.emit(step.articles).then(
+      () => ctx.send<PublisherMsg>(self, { type: 'acked', seq }),
+      (err: unknown) => ctx.send<PublisherMsg>(self, { type: 'emit-failed', seq, error: failureOf(err).message ?? String(err) }),
+    );
   };
 
   /**
    * Emit what is new in a document, without waiting for it to be stored: the outcome comes back
-   * as `acked` / `emit-failed`. Returns how many articles went out. Entries that yield no article
-   * (no link) are settled at once, and so are a poll's validators when nothing went out.
+   * as `acked` / `emit-failed`. Returns how many articles go out (in steps). Entries that yield no
+   * article (nothing usable, older than retention) are settled at once, and so are a poll's
+   * validators when nothing goes out.
    */
-  const ingest = (p: LivePublisher, parsed: ParsedFeed, now: number, ctx: ActorContext, validators: InFlightEmit['validators']): { emitted: number; publishedTimes: number[] } => {
-    const fresh = freshEntries(parsed, p.seen, p, now, { wantTimes: p.rateAt === null, maxEntries: deps.maxEntriesPerPoll ?? MAX_ENTRIES_PER_POLL, pending: pendingMarks(p) });
+  const ingest = (p: LivePublisher, parsed: ParsedFeed, now: number, ctx: ActorContext, validators: InFlightEmit['validators'], poll: boolean): { emitted: number; publishedTimes: number[] } => {
+    const fresh = freshEntries(parsed, p.seen, p, now, {
+      wantTimes: p.rateAt === null,
+      notBefore: deps.retentionMs ? now - deps.retentionMs : null,
+      pending: pendingMarks(p),
+    });
     p.seen = fresh.seen;
     p.name = nameAfterPoll(p.name, p.url, parsed.feed.title);
+    markSeen(p.seen, fresh.settled);
+    for (const reason of ['retention', 'document_limit'] as const) {
+      const n = fresh.skipped[reason];
+      if (n === 0) continue;
+      p.skipped += n;
+      deps.skipped?.(reason, n);
+    }
     if (fresh.articles.length === 0) {
-      markSeen(p.seen, fresh.marks);
       if (validators) {
         p.etag = validators.etag;
         p.lastModified = validators.lastModified;
       }
       return { emitted: 0, publishedTimes: fresh.publishedTimes };
     }
-    const seq = ++emitSeq;
-    (p.inflight ??= []).push({ seq, marks: fresh.marks, validators, count: fresh.articles.length });
-    p.unackedSince ??= now;
-    const self = ctx.self;
-    deps.emit(fresh.articles).then(
-      () => ctx.send<PublisherMsg>(self, { type: 'acked', seq }),
-      (err: unknown) => ctx.send<PublisherMsg>(self, { type: 'emit-failed', seq, error: failureOf(err).message ?? String(err) }),
-    );
+    const steps = intoSteps(fresh.articles, fresh.marks, deps.maxEntriesPerPoll ?? DEFAULT_STEP, { validators, poll });
+    // a document found while another's steps are still going waits its turn behind them
+    if (p.queue) p.queue.push(...steps);
+    else {
+      emitStep(p, steps.shift()!, ctx);
+      if (steps.length > 0) p.queue = steps;
+    }
     return { emitted: fresh.articles.length, publishedTimes: fresh.publishedTimes };
+  };
+
+  /** The next queued step goes out once nothing of this publisher is in flight. */
+  const next = (p: LivePublisher, ctx: ActorContext): void => {
+    if (!p.queue || p.inflight) return;
+    const step = p.queue.shift()!;
+    if (p.queue.length === 0) p.queue = null;
+    emitStep(p, step, ctx);
   };
 
   /** Takes emit `seq` out of the in-flight list (null when unknown, e.g. after a restart). */
@@ -149,15 +192,18 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
   const poll = async (p: LivePublisher, ctx: ActorContext): Promise<void> => {
     if (!p.url) return;
     // the last poll's articles are still being stored: its validators are not ours to send yet
-    if (p.inflight?.some((e) => e.validators !== null)) {
+    if (p.inflight?.some((e) => e.poll) || p.queue?.some((e) => e.poll)) {
       ctx.schedule(POLL_WAIT_MS, POLL, 'poll');
       return;
     }
     const start = deps.now();
     Object.assign(p, beginPoll(p, start));
     p.polls++;
+    // registered while it runs: a node giving this publisher away aborts the fetch and waits for the save below
+    const run = deps.polls?.begin(p.id) ?? null;
+    let handedOver = false;
     try {
-      const res = await deps.fetch({ url: p.url, etag: p.etag, lastModified: p.lastModified });
+      const res = await deps.fetch({ url: p.url, etag: p.etag, lastModified: p.lastModified, ...(run ? { signal: run.signal } : {}) });
       const now = deps.now();
       if (res.permanentRedirect) p.url = typeof res.permanentRedirect === 'string' ? res.permanentRedirect : res.url || p.url;
       const hints = { ttlMinutes: null as number | null, maxAgeMs: res.maxAgeMs, expiresAt: res.expiresAt };
@@ -167,11 +213,13 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
       } else if (res.status >= 200 && res.status < 300 && res.body != null) {
         let parsed: ParsedFeed;
         try {
-          parsed = await deps.parse(res.body, { baseUrl: res.url || p.url, contentType: res.contentType });
+          // the HTTP charset is evidence for the body's encoding (the parser weighs it against the document's own)
+          const contentType = res.contentType && res.charset ? `${res.contentType}; charset=${res.charset}` : res.contentType;
+          parsed = await deps.parse(res.body, { baseUrl: res.url || p.url, contentType });
         } catch (err) {
           throw new FeedUnparseableError(p.url, err);
         }
-        const out = ingest(p, parsed, now, ctx, { etag: res.etag, lastModified: res.lastModified });
+        const out = ingest(p, parsed, now, ctx, { etag: res.etag, lastModified: res.lastModified }, true);
         if (!p.inflight) p.unackedSince = null;
         hints.ttlMinutes = parsed.meta?.ttlMinutes ?? null;
         if (ws) maybeSubscribe(p, parsed.meta, ws, ctx, out.emitted);
@@ -183,11 +231,22 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
         throw new UnexpectedStatusError(p.url, res.status);
       }
     } catch (err) {
-      p.errors++;
-      Object.assign(p, onPollFailure(p, failureOf(err), deps.now(), deps.random, cfg));
+      if (run?.signal.aborted) {
+        // handed to another node mid-fetch: not the feed's failure; the next owner reads when this
+        // poll started and polls no sooner than the minimum interval after it
+        handedOver = true;
+        p.nextPollAt = start + cfg.minIntervalMs;
+      } else {
+        p.errors++;
+        Object.assign(p, onPollFailure(p, failureOf(err), deps.now(), deps.random, cfg));
+      }
     } finally {
-      await save(p);
-      schedulePoll(p, ctx);
+      try {
+        await save(p);
+        if (!handedOver) schedulePoll(p, ctx);
+      } finally {
+        run?.end();
+      }
     }
   };
 
@@ -203,6 +262,9 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
       if (p.polls === 0 && p.url && deps.firstPollAt) p.nextPollAt = Math.min(p.nextPollAt, deps.firstPollAt(p.url, now));
       // articles it emitted were never acknowledged (the node stopped first): fetch them again soon
       if (p.unackedSince !== null) p.nextPollAt = Math.min(p.nextPollAt, now + Math.floor(deps.random() * (deps.unackedRepollMs ?? 30_000)));
+      // one poller per feed across nodes: taken over from another node, it keeps that node's last
+      // poll the minimum interval behind, whatever the reason to poll soon
+      if (p.lastPollAt !== null) p.nextPollAt = Math.max(p.nextPollAt, p.lastPollAt + cfg.minIntervalMs);
       schedulePoll(p, ctx);
       ws?.intents?.note(p);
       if (ws && p.websub?.status === 'active') scheduleRenewal(p, ctx, now);
@@ -261,6 +323,8 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
             p.lastModified = e.validators.lastModified;
           }
           p.newEntries += e.count;
+          // the document's next step, now that this one is stored
+          next(p, ctx);
           await save(p);
           return undefined;
         }
@@ -268,9 +332,12 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
           const e = settle(p, msg.seq);
           if (!e) return undefined;
           // the ingest log could not store them: not the publisher's fault, so no failure count;
-          // nothing was marked, so the next poll (soon) finds the same entries new again
+          // nothing was marked and the validators stayed, so the next poll (soon) finds this step's
+          // entries and the steps still queued new again
+          const dropped = p.queue ?? [];
+          p.queue = null;
           p.lastError = `EMIT_FAILED: ${msg.error}`;
-          if (e.validators) {
+          if (e.poll || dropped.some((d) => d.poll)) {
             p.nextPollAt = deps.now() + jittered(cfg.minIntervalMs, deps.random, cfg);
             schedulePoll(p, ctx);
           }
@@ -278,7 +345,7 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
           return undefined;
         }
         case 'websub-push': {
-          const reply = await handlePush(p, msg, deps.parse, async (parsed, now) => ingest(p, parsed, now, ctx, null).emitted, deps.now());
+          const reply = await handlePush(p, msg, deps.parse, async (parsed, now) => ingest(p, parsed, now, ctx, null, false).emitted, deps.now());
           if (reply.accepted) Object.assign(p, onPushed(p, reply.emitted, deps.now(), cfg));
           await save(p);
           return reply;

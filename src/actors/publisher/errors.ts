@@ -14,6 +14,13 @@ export class UnexpectedStatusError extends NewsaggError {
   }
 }
 
+/** A poll cut short because its publisher moved to another node (not the feed's failure). */
+export class PollHandedOverError extends NewsaggError {
+  constructor() {
+    super('POLL_HANDED_OVER', 'the publisher moved to another node during the poll');
+  }
+}
+
 /** An OPML document that cannot be read at all (single bad outlines are reported, not thrown). */
 export class OpmlInvalidError extends NewsaggError {
   constructor(message: string, cause?: unknown) {

@@ -1,13 +1,17 @@
 import type { Metrics } from '../../runtime/metrics.js';
+import type { SourceHealth } from './source-health.js';
+import type { SkipReason } from './entries.js';
 import type { EmitFn, FetchFn, ParseFn } from './types.js';
 
 /**
  * Counters around a publisher's effects, so an operator sees what polling does without reading
  * every actor: `newsagg_publisher_polls_total{outcome}` (ok, not_modified, error),
  * `newsagg_publisher_parse_errors_total` and `newsagg_publisher_entries_total` (new entries put
- * into the ingest log, polled or pushed).
+ * into the ingest log, polled or pushed). A fetch aborted because its publisher moved to another
+ * node is no outcome of the feed's and is not counted. With `health`, each poll's outcome is also
+ * kept per feed (source-health.ts: does every source of this node fail?).
  */
-export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: ParseFn; emit: EmitFn }): { fetch: FetchFn; parse: ParseFn; emit: EmitFn } {
+export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: ParseFn; emit: EmitFn }, health?: SourceHealth): { fetch: FetchFn; parse: ParseFn; emit: EmitFn } {
   const polls = metrics.counter('newsagg_publisher_polls_total', 'Feed polls by outcome (ok, not_modified, error)', ['outcome']);
   const parseErrors = metrics.counter('newsagg_publisher_parse_errors_total', 'Feed documents (polled or pushed) that could not be parsed');
   const entries = metrics.counter('newsagg_publisher_entries_total', 'New feed entries put into the ingest log');
@@ -16,9 +20,13 @@ export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: Pa
       try {
         const r = await fx.fetch(req);
         polls.inc({ outcome: r.notModified || r.status === 304 ? 'not_modified' : 'ok' });
+        health?.polled(req.url, null);
         return r;
       } catch (err) {
-        polls.inc({ outcome: 'error' });
+        if (!req.signal?.aborted) {
+          polls.inc({ outcome: 'error' });
+          health?.polled(req.url, err);
+        }
         throw err;
       }
     },
@@ -35,4 +43,18 @@ export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: Pa
       entries.inc(articles.length);
     },
   };
+}
+
+/**
+ * `newsagg_entries_skipped_total{reason}`: feed entries left out on purpose: `retention`, new ones
+ * published before the retention period (counted once); `document_limit`, those past the 8,192
+ * newest of one document (not remembered, so counted each time such a document is read).
+ */
+export function skippedCounter(metrics: Metrics): (reason: SkipReason, n: number) => void {
+  const c = metrics.counter(
+    'newsagg_entries_skipped_total',
+    'Feed entries left out on purpose, by reason (retention: new, published before the retention period; document_limit: past the newest 8192 of a document, at each read)',
+    ['reason'],
+  );
+  return (reason, n) => c.inc({ reason }, n);
 }

@@ -6,13 +6,15 @@ import type { FeedEntry } from './types.js';
  * `[head, count, key0, fp0, key1, fp1, ...]`. An entry is old when its key (guid, else link) or
  * its fingerprint (normalised title + start of summary) was seen, so a republished entry with a
  * fresh guid is not new. The ring grows to twice the largest document seen (so entries still in
- * the feed are never evicted) up to `MAX_SEEN`. A 32-bit collision makes a new entry look old
- * with odds of about capacity / 2^32 per entry, which is accepted for the memory it saves.
+ * the feed are never evicted) up to `MAX_SEEN`: a typical feed of 20 to 100 entries keeps a ring
+ * of a few hundred bytes to 2 KB, and only a document of thousands of entries grows it further
+ * (at most 128 KB). A 32-bit collision makes a new entry look old with odds of about
+ * capacity / 2^32 per entry, which is accepted for the memory it saves.
  */
 export type SeenRing = Uint32Array;
 
 export const MIN_SEEN = 32;
-export const MAX_SEEN = 1024;
+export const MAX_SEEN = 16_384;
 const HEADER = 2;
 
 export function createSeen(capacity = MIN_SEEN): SeenRing {
@@ -66,6 +68,25 @@ export function seenHas(ring: SeenRing, keyHash: number, fp: number): boolean {
     if ((keyHash !== 0 && ring[i] === keyHash) || (fp !== 0 && ring[i + 1] === fp)) return true;
   }
   return false;
+}
+
+/** Rings above this capacity are looked up through sets built once per document, not by scanning. */
+const SCAN_MAX = 512;
+
+/**
+ * `seenHas` for many lookups against one ring that does not change meanwhile (one document):
+ * a large ring is indexed once instead of scanned per entry.
+ */
+export function seenLookup(ring: SeenRing): (keyHash: number, fp: number) => boolean {
+  if (seenCapacity(ring) <= SCAN_MAX) return (keyHash, fp) => seenHas(ring, keyHash, fp);
+  const keys = new Set<number>();
+  const fps = new Set<number>();
+  const end = HEADER + 2 * Math.min(ring[1]!, seenCapacity(ring));
+  for (let i = HEADER; i < end; i += 2) {
+    if (ring[i] !== 0) keys.add(ring[i]!);
+    if (ring[i + 1] !== 0) fps.add(ring[i + 1]!);
+  }
+  return (keyHash, fp) => (keyHash !== 0 && keys.has(keyHash)) || (fp !== 0 && fps.has(fp));
 }
 
 /** Records an entry; returns the ring (the same one unless it had to grow). */

@@ -1,5 +1,6 @@
 import { DEFAULT_POLICY, initialPolicyState, type PolicyConfig, type PolicyState } from './policy.js';
 import { createSeen, seenFromBase64, seenToBase64, type SeenRing } from './seen.js';
+import type { Step } from './steps.js';
 import type { WebSubState } from './websub.js';
 
 /**
@@ -22,6 +23,8 @@ export interface PublisherState extends PolicyState {
   newEntries: number;
   /** failed polls since the publisher was added */
   errors: number;
+  /** new entries left out on purpose since the publisher was added (older than retention, past the document limit) */
+  skipped?: number;
   websub: WebSubState | null;
   /** emitted-entry ring (see seen.ts), base64: entries whose articles are stored */
   seen: string;
@@ -40,11 +43,20 @@ export interface InFlightEmit {
   marks: number[];
   /** the validators of the poll that found them (null for a WebSub push) */
   validators: { etag: string | null; lastModified: string | null } | null;
+  /** found by a poll (the next poll waits for it), not pushed */
+  poll: boolean;
   count: number;
 }
 
 /** The actor's in-memory state: the persisted shape, with the seen ring decoded once and the emits in flight. */
-export type LivePublisher = Omit<PublisherState, 'seen' | 'unackedSince'> & { seen: SeenRing; unackedSince: number | null; inflight: InFlightEmit[] | null };
+export type LivePublisher = Omit<PublisherState, 'seen' | 'unackedSince' | 'skipped'> & {
+  seen: SeenRing;
+  unackedSince: number | null;
+  skipped: number;
+  inflight: InFlightEmit[] | null;
+  /** further steps of a document, emitted one by one as the ones before are stored (memory only) */
+  queue: Step[] | null;
+};
 
 /** Store for publisher state; the SQL implementation lives with the storage layer. */
 export interface PublisherStore {
@@ -112,10 +124,12 @@ function live(s: Omit<PublisherState, 'seen'>, seen: SeenRing): LivePublisher {
     notModified: s.notModified,
     newEntries: s.newEntries,
     errors: s.errors ?? 0,
+    skipped: s.skipped ?? 0,
     websub: s.websub ? { ...s.websub } : null,
     seen,
     unackedSince: s.unackedSince ?? null,
     inflight: null,
+    queue: null,
   };
 }
 
@@ -142,7 +156,7 @@ export function newPublisher(id: string, cfg: PublisherConfig, now: number, rand
 }
 
 export function toStored(p: LivePublisher): PublisherState {
-  const { inflight: _inflight, ...rest } = p;
+  const { inflight: _inflight, queue: _queue, ...rest } = p;
   return { ...rest, websub: p.websub ? { ...p.websub } : null, seen: seenToBase64(p.seen) };
 }
 
@@ -167,6 +181,7 @@ export interface PublisherStatus {
   notModified: number;
   newEntries: number;
   errors: number;
+  skipped: number;
   accelUntil: number;
   websub: { hub: string; status: string; leaseExpiresAt: number; lastError: string | null } | null;
 }
@@ -188,6 +203,7 @@ export function statusOf(p: LivePublisher): PublisherStatus {
     notModified: p.notModified,
     newEntries: p.newEntries,
     errors: p.errors,
+    skipped: p.skipped,
     accelUntil: p.accelUntil,
     websub: p.websub
       ? { hub: p.websub.hub, status: p.websub.status, leaseExpiresAt: p.websub.leaseExpiresAt, lastError: p.websub.lastError }

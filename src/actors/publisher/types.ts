@@ -15,6 +15,8 @@ export interface FetchResult {
   notModified: boolean;
   body: Uint8Array | string | null;
   contentType: string | null;
+  /** the `charset` of the Content-Type header, when it named one (evidence for the body's encoding) */
+  charset?: string | null;
   etag: string | null;
   lastModified: string | null;
   maxAgeMs: number | null;
@@ -27,6 +29,8 @@ export interface FetchRequest {
   url: string;
   etag: string | null;
   lastModified: string | null;
+  /** aborts the fetch (the publisher moved to another node mid-poll) */
+  signal?: AbortSignal;
 }
 
 /** The Fetcher: throws a NewsaggError (FETCH_TIMEOUT, FETCH_RATE_LIMITED, FETCH_HTTP_ERROR, ...) on failure. */
@@ -44,6 +48,8 @@ export interface FeedEntry {
   categories?: string[];
   enclosures?: { url: string; type: string | null; length: number | null }[];
   thumbnail?: string | null;
+  /** the link as the feed wrote it, when the parser refused it (not http(s), too long): the article is recorded as rejected */
+  refusedLink?: string | null;
 }
 
 export interface FeedMeta {

@@ -74,6 +74,9 @@ export async function ensurePartitionsFor(sql: Sql, isoDates: readonly string[])
  * (the arrays' escaping cost the ingest thread ~40 % more per batch). Each row is a JSON array in
  * the column order below, not an object: PostgreSQL parses no key names and sorts no keys, and reads
  * each field by position (the statement cost ~7 % less backend CPU than with jsonb_to_recordset).
+ * An article stays in the story it was first stored in (as the story actor's replay files it):
+ * two batches storing one article at once (a redelivery during a shard move) never move it from
+ * a story that counted it to one that did not.
  */
 export async function upsertArticles(sql: Sql, rows: readonly ArticleRow[], opts: { partitionsReady?: boolean } = {}): Promise<void> {
   if (rows.length === 0) return;
@@ -92,7 +95,7 @@ export async function upsertArticles(sql: Sql, rows: readonly ArticleRow[], opts
        title = EXCLUDED.title, snippet = EXCLUDED.snippet,
        thumbnail_url = COALESCE(EXCLUDED.thumbnail_url, articles.thumbnail_url),
        category = EXCLUDED.category, secondary_category = EXCLUDED.secondary_category, region = EXCLUDED.region, language = EXCLUDED.language,
-       story_id = COALESCE(EXCLUDED.story_id, articles.story_id),
+       story_id = COALESCE(articles.story_id, EXCLUDED.story_id),
        duplicate_of = COALESCE(articles.duplicate_of, EXCLUDED.duplicate_of),
        entities = EXCLUDED.entities, places = EXCLUDED.places`,
     [JSON.stringify(list)],

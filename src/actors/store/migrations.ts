@@ -304,6 +304,15 @@ const secondaryCategory = `
 ALTER TABLE articles ADD COLUMN IF NOT EXISTS secondary_category text;
 `;
 
+// Story counts kept exact (story-counts.ts): stories whose counts retention must redo after it
+// dropped a month of articles (marked in the drop's transaction, so a node dying after the drop
+// leaves the work to the next), and a BRIN index on ingested_at for the periodic check's look at
+// the stories written lately (a few pages per partition; ingested_at grows with the heap).
+const storyRecounts = `
+CREATE TABLE story_recounts (story_id text PRIMARY KEY);
+CREATE INDEX articles_ingested_brin ON articles USING brin (ingested_at);
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -323,6 +332,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 30, name: 'articles keep an optional secondary category', sql: secondaryCategory },
   { version: 31, name: 'search hits carry the secondary category', sql: searchWithSecondaryCategory },
   { version: 32, name: 'shard fences: writes carrying a deposed shard owner\'s decisions are refused', sql: SHARD_FENCES_DDL },
+  { version: 34, name: 'stories marked for a recount, and articles by when they were written', sql: storyRecounts },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

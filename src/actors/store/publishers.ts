@@ -20,6 +20,8 @@ export interface PublisherRow {
   circuit: string;
   circuit_reason: string | null;
   websub_hub: string | null;
+  /** new entries left out on purpose (older than retention, past the document limit), from the actor's state */
+  entries_skipped: number;
 }
 
 const COLS = `id, name, feed_url, site_url, country, region, category, tier,
@@ -27,7 +29,8 @@ const COLS = `id, name, feed_url, site_url, country, region, category, tier,
   to_char(last_success_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_success_at,
   to_char(next_poll_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS next_poll_at,
   not_modified_count::int AS not_modified_count, fetch_count::int AS fetch_count, article_count::int AS article_count,
-  consecutive_failures AS failures, circuit, circuit_reason, websub_hub`;
+  consecutive_failures AS failures, circuit, circuit_reason, websub_hub,
+  CASE WHEN jsonb_typeof(state->'skipped') = 'number' THEN (state->>'skipped')::numeric::int ELSE 0 END AS entries_skipped`;
 
 export interface NewPublisher {
   id: string;
@@ -131,6 +134,43 @@ export async function savePublisherState(sql: Sql, id: string, state: Record<str
       s.consecutive_failures, s.circuit, s.circuit_reason, s.fetch_count, s.not_modified_count, s.error_count,
       s.article_count, Math.round(s.poll_interval_seconds), s.websub_hub, ts(s.websub_lease_expires_at), s.name ?? ''],
   );
+}
+
+/** How the stored publishers fare: how many, polled, answering, failing; failing ones by reason. */
+export interface PublisherHealthCounts {
+  total: number;
+  polled: number;
+  /** last poll answered (consecutive_failures = 0 after a success) */
+  ok: number;
+  failing: number;
+  /** failing publishers by the first pattern their last error matches (`other` when none) */
+  byReason: Map<string, number>;
+}
+
+/**
+ * One pass over the publishers table: its polling counts, and the failing publishers grouped by
+ * the first of `patterns` (case-insensitive regular expressions) their last error matches.
+ */
+export async function publisherHealth(sql: Sql, patterns: readonly { reason: string; pattern: string }[]): Promise<PublisherHealthCounts> {
+  const { rows } = await sql.query<{ reason: string | null; total: number; polled: number; ok: number; failing: number }>(
+    `SELECT CASE WHEN consecutive_failures = 0 THEN NULL
+                 ELSE COALESCE((SELECT p.reason FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS p(reason, pattern, i)
+                                 WHERE COALESCE(circuit_reason, '') ~* p.pattern ORDER BY p.i LIMIT 1), 'other') END AS reason,
+            count(*)::int AS total, count(last_polled_at)::int AS polled,
+            count(*) FILTER (WHERE consecutive_failures = 0 AND last_success_at IS NOT NULL)::int AS ok,
+            count(*) FILTER (WHERE consecutive_failures > 0)::int AS failing
+       FROM publishers GROUP BY 1`,
+    [patterns.map((p) => p.reason), patterns.map((p) => p.pattern)],
+  );
+  const out: PublisherHealthCounts = { total: 0, polled: 0, ok: 0, failing: 0, byReason: new Map() };
+  for (const r of rows) {
+    out.total += r.total;
+    out.polled += r.polled;
+    out.ok += r.ok;
+    out.failing += r.failing;
+    if (r.reason !== null) out.byReason.set(r.reason, r.failing);
+  }
+  return out;
 }
 
 /** Names of these publishers by id (those that exist). */

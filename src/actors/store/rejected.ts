@@ -11,7 +11,7 @@ import { cutText, safeText } from './safe-text.js';
 export interface RejectedRecord {
   url: string;
   publisher_id: string | null;
-  /** invalid_article, invalid_url, cluster_failed, storage_rejected */
+  /** invalid_article, invalid_url, too_large, cluster_failed, storage_rejected */
   reason: string;
   /** machine code: INVALID_URL, a SQLSTATE such as 22P05, ... */
   code: string;

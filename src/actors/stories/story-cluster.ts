@@ -163,7 +163,8 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
             try {
               const r = state.clusterer.add(it.article, it.hints ?? {}, it.story_id);
               results.push(r);
-              if (r.via !== 'known') touched.add(r.storyId);
+              // a known article's story too: its batch may come again because it was never stored
+              touched.add(r.storyId);
             } catch (err) {
               results.push({ error: { code: (err as { code?: string }).code ?? 'CLUSTER_FAILED', message: describeError(err) } });
             }

@@ -4,7 +4,11 @@
  * bytes pass `maxBufferBytes` gets no more frames for now: updates for it wait in a small map
  * keyed by story, where a newer update replaces an older one (coalesced), and are sent when its
  * buffer drains. A connection that stays behind (`maxPending` distinct updates waiting, or
- * `stallMs` without draining) is closed. Nothing here can grow without bound.
+ * `stallMs` without draining) is given up: it gets nothing more, its waiting updates are
+ * dropped, and its close frame (1013) is sent once what it was already sent has drained, so
+ * the frame is not stuck behind data it never read (the socket layer would drop it with the
+ * connection); one that never drains is closed hard after `closeWaitMs`. Nothing here can grow
+ * without bound.
  */
 
 /** What the fan-out needs of a socket (a uWS WebSocket in the hub). */
@@ -12,7 +16,10 @@ export interface Sock {
   /** 1 sent, 0 sent but buffered, 2 dropped (over the hard limit) */
   send(frame: string): number;
   getBufferedAmount(): number;
+  /** closes with a close frame, after what is buffered */
   end(code: number, reason: string): void;
+  /** closes at once, without a close frame */
+  close(): void;
 }
 
 /** Per-connection state, kept in the socket's user data. */
@@ -20,7 +27,7 @@ export interface ConnState {
   topics: Set<string>;
   /** updates waiting for the buffer to drain, by coalescing key; null when not behind */
   pending: Map<string, string> | null;
-  /** when the connection fell behind */
+  /** when the connection fell behind, or was given up */
   behindSince: number;
   open: boolean;
 }
@@ -31,6 +38,8 @@ export interface FanoutOptions {
   maxPending?: number;
   /** a connection behind for this long is closed (default 30 s) */
   stallMs?: number;
+  /** a connection given up whose buffer does not drain within this long is closed without a close frame (default 10 s) */
+  closeWaitMs?: number;
   now?: () => number;
   /** counts, for metrics */
   onEvent?: (what: 'sent' | 'coalesced' | 'closed_slow', n?: number) => void;
@@ -46,8 +55,11 @@ export function newConnState(): ConnState {
 export class Fanout<S extends Sock> {
   private readonly index = new Map<string, Set<S>>();
   private readonly behind = new Set<S>();
+  /** given up, waiting for their buffer to drain before the close frame */
+  private readonly closing = new Set<S>();
   private readonly maxPending: number;
   private readonly stallMs: number;
+  private readonly closeWaitMs: number;
   private readonly now: () => number;
 
   constructor(
@@ -56,6 +68,7 @@ export class Fanout<S extends Sock> {
   ) {
     this.maxPending = opts.maxPending ?? 256;
     this.stallMs = opts.stallMs ?? 30_000;
+    this.closeWaitMs = opts.closeWaitMs ?? 10_000;
     this.now = opts.now ?? Date.now;
   }
 
@@ -67,6 +80,11 @@ export class Fanout<S extends Sock> {
   /** Connections currently behind. */
   get behindCount(): number {
     return this.behind.size;
+  }
+
+  /** Connections given up, their close frame waiting for their buffer to drain. */
+  get closingCount(): number {
+    return this.closing.size;
   }
 
   subscribe(s: S, topics: readonly string[]): void {
@@ -97,6 +115,7 @@ export class Fanout<S extends Sock> {
     this.unsubscribe(s, c.topics);
     c.pending = null;
     this.behind.delete(s);
+    this.closing.delete(s);
   }
 
   /**
@@ -152,6 +171,10 @@ export class Fanout<S extends Sock> {
 
   /** The socket's buffer drained a little: send what waits while it stays under the limit. */
   drain(s: S): void {
+    if (this.closing.has(s)) {
+      if (s.getBufferedAmount() === 0) this.finish(s);
+      return;
+    }
     const c = this.stateOf(s);
     if (!c.open || c.pending === null) return;
     for (const [key, frame] of c.pending) {
@@ -170,10 +193,15 @@ export class Fanout<S extends Sock> {
     this.behind.delete(s);
   }
 
-  /** Closes connections that have been behind for `stallMs` without catching up. */
+  /** Closes connections that have been behind for `stallMs` without catching up (and those given up that never drained). */
   sweep(): number {
     const now = this.now();
     let closed = 0;
+    for (const s of [...this.closing]) {
+      if (now - this.stateOf(s).behindSince < this.closeWaitMs) continue;
+      this.closing.delete(s);
+      s.close();
+    }
     for (const s of [...this.behind]) {
       const c = this.stateOf(s);
       if (c.pending !== null && now - c.behindSince >= this.stallMs) {
@@ -188,6 +216,14 @@ export class Fanout<S extends Sock> {
     if (!c.open) return;
     this.remove(s);
     this.opts.onEvent?.('closed_slow');
+    if (s.getBufferedAmount() === 0) return this.finish(s);
+    // the close frame would queue behind what the client has not read; it goes once that drains
+    c.behindSince = this.now();
+    this.closing.add(s);
+  }
+
+  private finish(s: S): void {
+    this.closing.delete(s);
     s.end(SLOW_CLOSE, 'too slow: updates were not read');
   }
 }

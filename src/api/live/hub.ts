@@ -3,16 +3,25 @@ import type { BreakingItem, LiveEvent, LiveEventSource } from '../../actors/stor
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Metrics } from '../../runtime/metrics.js';
+import type { TrustedProxies } from '../client-address.js';
+import { normalizeAddress } from '../client-address.js';
+import { RateLimiter } from '../rate-limit.js';
 import { Fanout, newConnState, type ConnState } from './fanout.js';
+import { newFrameBudget, spendFrame, type FrameBudget } from './frame-budget.js';
 import { breakingTopics, errorFrame, parseFrame, storyTopics } from './protocol.js';
+import { StoryThrottle } from './story-throttle.js';
 
 /**
  * The live hub: WebSocket `/v1/live` on the node's uWS app (same port as HTTP). Clients
  * subscribe to topics; live events from every node (stories written, breaking news) arrive
  * through a LiveEventSource and are pushed to the matching connections (fanout.ts). Story
- * updates are coalesced for `coalesceMs` so a story growing fast costs one frame per interval.
- * Limits: topics per connection, frame size, frames per second, connections per client address;
- * uWS pings idle connections and closes silent ones.
+ * updates are gathered for `coalesceMs` and then sent at most once per story per
+ * `storyIntervalMs` and at most `storyFramesPerSecond` in all, the latest state winning
+ * (story-throttle.ts), so a story growing fast costs one frame per interval and a flood of
+ * stories is paced; breaking frames are never held. Limits: upgrades per second and open
+ * connections per client address, topics per connection, frame size, frames per second (a
+ * sustained flood is closed with 1008, frame-budget.ts); uWS pings idle connections and closes
+ * silent ones.
  */
 
 export interface LiveHubOptions {
@@ -25,6 +34,16 @@ export interface LiveHubOptions {
   breaking?: (region: string) => Promise<BreakingItem[]>;
   /** story updates are gathered this long before they are pushed (default 100 ms) */
   coalesceMs?: number;
+  /** at most one frame per story this often, its latest state (default 1,000 ms) */
+  storyIntervalMs?: number;
+  /** story frames a second in all, the rest waiting their turn (default 100; breaking frames are never paced) */
+  storyFramesPerSecond?: number;
+  /** stories whose update waits for its turn, at most (default 5,000; past it they go out early) */
+  maxHeldStories?: number;
+  /** WebSocket upgrades per second per client address, and the burst (default 1 and 16; rps 0 = no limit) */
+  upgrades?: { rps: number; burst: number };
+  /** `--trust-proxy`: the client address of an upgrade from these peers is taken from X-Forwarded-For */
+  trustProxy?: TrustedProxies | null;
   /** frames a client may send per second (burst twice that; default 20) */
   framesPerSecond?: number;
   log?: Logger;
@@ -34,15 +53,24 @@ export interface LiveHubOptions {
 
 interface Conn extends ConnState {
   ip: string;
-  tokens: number;
-  tokensAt: number;
-  /** error frames sent for exceeding the frame rate: a client that keeps on is closed */
-  strikes: number;
+  budget: FrameBudget;
 }
 
 type WS = uWS.WebSocket<Conn>;
 
 export const LIVE_PATH = '/v1/live';
+
+/** Close code for a frame over 16 times the limit (RFC 6455: message too big). */
+export const TOO_BIG_CLOSE = 1009;
+/** Close code for a sustained flood of frames (RFC 6455: policy violation). */
+export const FLOOD_CLOSE = 1008;
+/**
+ * Frames the WebSocket layer reads at most (or 32 times the frame limit, if larger). A frame
+ * between 16 times the limit and this is read and closed with 1009; beyond it, uWebSockets.js
+ * drops the connection itself without a close frame (clients report 1006), as it does for
+ * invalid UTF-8 in a text frame and for unknown opcodes.
+ */
+export const READ_CAP_BYTES = 1 << 20;
 
 export class LiveHub {
   private readonly fanout: Fanout<WS>;
@@ -50,21 +78,31 @@ export class LiveHub {
   private readonly perClient = new Map<string, number>();
   private readonly log: Logger;
   private readonly now: () => number;
-  /** story id -> latest frame and topics, waiting for the next flush */
-  private queued = new Map<string, { topics: string[]; frame: string }>();
+  /** story updates waiting for their turn (one frame per story per interval) */
+  private readonly stories: StoryThrottle;
+  private readonly upgrades: RateLimiter;
   private flushTimer: NodeJS.Timeout | null = null;
+  private flushAt = 0;
   private sweepTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => Promise<void>) | null = null;
   private closing = false;
   private replies = 0;
+  private received = 0;
   private readonly counters: { inc(what: string, n?: number): void };
 
   constructor(private readonly opts: LiveHubOptions) {
     this.log = opts.log ?? silentLogger;
     this.now = opts.now ?? Date.now;
-    const c = opts.metrics?.counter('newsagg_live_frames_total', 'WebSocket frames by outcome (sent, coalesced, closed_slow, error)', ['outcome']);
+    const c = opts.metrics?.counter('newsagg_live_frames_total', 'WebSocket frames and connections by outcome (sent, coalesced, closed_slow, closed_flood, closed_too_big, error, refused)', ['outcome']);
     this.counters = { inc: (what, n = 1) => c?.inc({ outcome: what }, n) };
     opts.metrics?.gauge('newsagg_live_connections', 'Open WebSocket connections', [], (g) => g.set(this.all.size));
+    this.stories = new StoryThrottle({
+      intervalMs: opts.storyIntervalMs ?? 1_000,
+      perSecond: opts.storyFramesPerSecond ?? 100,
+      maxHeld: opts.maxHeldStories ?? 5_000,
+      now: this.now,
+    });
+    this.upgrades = new RateLimiter(opts.upgrades?.rps ?? 1, opts.upgrades?.burst ?? 16, this.now);
     this.fanout = new Fanout<WS>((ws) => ws.getUserData(), {
       maxBufferBytes: opts.maxBufferBytes,
       stallMs: Math.max(30_000, opts.heartbeatSeconds * 2000),
@@ -78,6 +116,11 @@ export class LiveHub {
     return this.all.size;
   }
 
+  /** Frames received from clients since start (each has been acted on when this counts it). */
+  get framesReceived(): number {
+    return this.received;
+  }
+
   /** Connections currently behind (their updates coalesced). */
   get behind(): number {
     return this.fanout.behindCount;
@@ -87,8 +130,12 @@ export class LiveHub {
     return this.fanout.subscribers(topic);
   }
 
-  /** What the hub holds for its connections now: unsent bytes in uWS, and updates waiting to be coalesced. */
-  stats(): { connections: number; behind: number; bufferedBytes: number; maxBufferedBytes: number; pendingUpdates: number } {
+  /**
+   * What the hub holds for its connections now: unsent bytes in uWS, updates waiting for a slow
+   * connection, connections given up whose close frame waits for their buffer to drain, and
+   * story updates waiting for their story's turn.
+   */
+  stats(): { connections: number; behind: number; closing: number; bufferedBytes: number; maxBufferedBytes: number; pendingUpdates: number; heldStories: number } {
     let bufferedBytes = 0;
     let maxBufferedBytes = 0;
     let pendingUpdates = 0;
@@ -98,7 +145,10 @@ export class LiveHub {
       if (b > maxBufferedBytes) maxBufferedBytes = b;
       pendingUpdates += ws.getUserData().pending?.size ?? 0;
     }
-    return { connections: this.all.size, behind: this.fanout.behindCount, bufferedBytes, maxBufferedBytes, pendingUpdates };
+    return {
+      connections: this.all.size, behind: this.fanout.behindCount, closing: this.fanout.closingCount,
+      bufferedBytes, maxBufferedBytes, pendingUpdates, heldStories: this.stories.size,
+    };
   }
 
   /** Adds `/v1/live` to the app. */
@@ -106,8 +156,8 @@ export class LiveHub {
     const o = this.opts;
     app.ws<Conn>(LIVE_PATH, {
       compression: uWS.DISABLED,
-      // frames up to 16x the answered size are read (and refused with an error frame); beyond, uWS closes
-      maxPayloadLength: o.maxFrameBytes * 16,
+      // frames up to 16x the answered size get an error frame, larger ones 1009 (read up to the cap; beyond, uWS drops the connection)
+      maxPayloadLength: Math.max(READ_CAP_BYTES, o.maxFrameBytes * 32),
       // a hard cap behind the fan-out's own limit: what it sends at most after the limit is one frame
       maxBackpressure: o.maxBufferBytes * 4 + 1024 * 1024,
       closeOnBackpressureLimit: 1,
@@ -130,32 +180,41 @@ export class LiveHub {
     this.unsubscribe = await source.subscribe((e) => this.onEvent(e));
   }
 
-  /** Pushes one live event to the matching subscribers (stories after the coalescing interval). */
+  /** Pushes one live event to the matching subscribers (stories when their turn comes). */
   onEvent(e: LiveEvent): void {
     if (this.closing) return;
     if (e.type === 'breaking') {
       const frame = JSON.stringify({ type: 'breaking', story: e.story, active: e.active });
-      // a breaking alert overtakes queued updates of the same story
-      this.queued.delete(e.story.story_id);
+      // a breaking alert is never held, and overtakes the story's update waiting
+      this.stories.drop(e.story.story_id);
       this.fanout.deliver(breakingTopics(e.regions), `b:${e.story.story_id}`, frame);
       return;
     }
     for (const s of e.stories) {
       const id = s.item.story_id;
-      this.queued.delete(id);
-      this.queued.set(id, { topics: storyTopics(id, s.item.category, s.regions), frame: JSON.stringify({ type: 'story', story: s.item }) });
+      this.stories.offer(id, storyTopics(id, s.item.category, s.regions), JSON.stringify({ type: 'story', story: s.item }));
     }
-    if (this.flushTimer === null && this.queued.size > 0) {
-      this.flushTimer = setTimeout(() => this.flush(), this.opts.coalesceMs ?? 100);
-      this.flushTimer.unref();
+    this.schedule(this.opts.coalesceMs ?? 100);
+  }
+
+  /** Flushes after `delayMs` (real time), unless a flush is already due sooner: a new story never waits for a held one's turn. */
+  private schedule(delayMs: number): void {
+    if (this.stories.size === 0 || this.closing) return;
+    const at = Date.now() + delayMs;
+    if (this.flushTimer !== null) {
+      if (this.flushAt <= at) return;
+      clearTimeout(this.flushTimer);
     }
+    this.flushAt = at;
+    this.flushTimer = setTimeout(() => this.flush(), delayMs);
+    this.flushTimer.unref();
   }
 
   private flush(): void {
     this.flushTimer = null;
-    const q = this.queued;
-    this.queued = new Map();
-    for (const [id, { topics, frame }] of q) this.fanout.deliver(topics, `s:${id}`, frame);
+    for (const { id, topics, frame } of this.stories.take()) this.fanout.deliver(topics, `s:${id}`, frame);
+    const next = this.stories.nextDue();
+    if (next !== null) this.schedule(Math.max(this.opts.coalesceMs ?? 100, next - this.now()));
   }
 
   /** Closes every connection (1001 going away) and stops listening to events. */
@@ -178,7 +237,8 @@ export class LiveHub {
     const key = req.getHeader('sec-websocket-key');
     const protocol = req.getHeader('sec-websocket-protocol');
     const extensions = req.getHeader('sec-websocket-extensions');
-    const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const ip = this.opts.trustProxy ? this.opts.trustProxy.clientOf(peer, req.getHeader('x-forwarded-for') || undefined) : normalizeAddress(peer);
     const refuse = (status: string, code: string, message: string, extra: Record<string, string> = {}) => {
       res.cork(() => {
         res.writeStatus(status).writeHeader('content-type', 'application/json; charset=utf-8').writeHeader('cache-control', 'no-store');
@@ -187,18 +247,23 @@ export class LiveHub {
       });
     };
     if (this.closing) return refuse('503 Service Unavailable', 'unavailable', 'the server is shutting down', { 'retry-after': '5' });
+    const wait = this.upgrades.take(ip);
+    if (wait > 0) {
+      this.counters.inc('refused');
+      return refuse('429 Too Many Requests', 'rate_limited', 'too many live connections opened from this client; slow down', { 'retry-after': String(Math.ceil(wait / 1000)) });
+    }
     const open = this.perClient.get(ip) ?? 0;
     if (open >= this.opts.maxConnectionsPerClient) {
       this.counters.inc('refused');
       return refuse('429 Too Many Requests', 'too_many_connections', `at most ${this.opts.maxConnectionsPerClient} live connections per client`, { 'retry-after': '30' });
     }
     this.perClient.set(ip, open + 1);
-    const conn: Conn = { ...newConnState(), ip, tokens: this.burst(), tokensAt: this.now(), strikes: 0 };
+    const conn: Conn = { ...newConnState(), ip, budget: newFrameBudget(this.rate(), this.now()) };
     res.upgrade<Conn>(conn, key, protocol, extensions, context);
   }
 
-  private burst(): number {
-    return 2 * (this.opts.framesPerSecond ?? 20);
+  private rate(): number {
+    return this.opts.framesPerSecond ?? 20;
   }
 
   private closed(ws: WS): void {
@@ -216,23 +281,34 @@ export class LiveHub {
   }
 
   private message(ws: WS, data: ArrayBuffer, isBinary: boolean): void {
+    try {
+      this.act(ws, data, isBinary);
+    } finally {
+      this.received++;
+    }
+  }
+
+  private act(ws: WS, data: ArrayBuffer, isBinary: boolean): void {
     const c = ws.getUserData();
-    // frame rate: a token bucket per connection; a client that keeps flooding is closed
-    const now = this.now();
-    const rate = this.opts.framesPerSecond ?? 20;
-    c.tokens = Math.min(this.burst(), c.tokens + ((now - c.tokensAt) / 1000) * rate);
-    c.tokensAt = now;
-    if (c.tokens < 1) {
-      if (++c.strikes > 3 * rate) {
-        this.fanout.remove(ws);
-        ws.end(1008, 'too many frames');
-        return;
-      }
-      if (c.strikes === 1) this.sendError(ws, { code: 'rate_limited', message: `at most ${rate} frames per second` });
+    // given up (too slow), its close frame waiting for its buffer to drain: nothing it asks for matters now
+    if (!c.open) return;
+    if (data.byteLength > 16 * this.opts.maxFrameBytes) {
+      this.counters.inc('closed_too_big');
+      this.fanout.remove(ws);
+      ws.end(TOO_BIG_CLOSE, 'frame too large');
       return;
     }
-    c.tokens -= 1;
-    c.strikes = 0;
+    const v = spendFrame(c.budget, this.rate(), this.now());
+    if (v.kind === 'flood') {
+      this.counters.inc('closed_flood');
+      this.fanout.remove(ws);
+      ws.end(FLOOD_CLOSE, 'too many frames');
+      return;
+    }
+    if (v.kind === 'refused') {
+      if (v.warn) this.sendError(ws, { code: 'rate_limited', message: `at most ${this.rate()} frames per second` });
+      return;
+    }
     const f = parseFrame(data, isBinary, this.opts.maxFrameBytes);
     if ('error' in f) return this.sendError(ws, f.error);
     if (f.type === 'ping') return this.reply(ws, '{"type":"pong"}');

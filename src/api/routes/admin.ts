@@ -144,7 +144,7 @@ export function publicPublisher(p: PublisherRow, ownerOf?: (id: string) => strin
     id: p.id, name: p.name, feed_url: p.feed_url, site_url: p.site_url, country: p.country, region: p.region, category: p.category,
     tier: p.tier, last_polled_at: p.last_polled_at, last_success_at: p.last_success_at, next_poll_at: p.next_poll_at,
     not_modified_count: p.not_modified_count, fetch_count: p.fetch_count, article_count: p.article_count, failures: p.failures,
-    circuit: p.circuit, circuit_reason: p.circuit_reason, websub_hub: p.websub_hub, owner: ownerOf?.(p.id) ?? null,
+    circuit: p.circuit, circuit_reason: p.circuit_reason, websub_hub: p.websub_hub, entries_skipped: p.entries_skipped, owner: ownerOf?.(p.id) ?? null,
   };
 }
 

@@ -6,7 +6,7 @@ import { NO_STORE, bearerToken, sameSecret, type ApiDeps } from './common.js';
 import { cursorErrorToHttp } from './feed.js';
 
 const PRIVATE = { 'cache-control': NO_STORE };
-export const REJECT_REASONS = ['invalid_article', 'invalid_url', 'cluster_failed', 'storage_rejected'] as const;
+export const REJECT_REASONS = ['invalid_article', 'invalid_url', 'too_large', 'cluster_failed', 'storage_rejected'] as const;
 
 /**
  * `GET /v1/rejected-articles?reason=&cursor=&limit=` behind the admin bearer token: the articles

@@ -2,13 +2,14 @@
  * `/ui/admin.js`: the operator's page (`/admin`). The admin token is typed once and kept in
  * sessionStorage (this tab only). Add a feed or a site URL (`POST /v1/publishers`; a site's feed is
  * discovered by the server), import an OPML file (`POST /v1/opml`), and see every publisher's
- * health (`GET /v1/publishers`: status, last error, last success, next poll, owner node). A node
+ * health (`GET /v1/publishers`: status, last error, last success, next poll, articles and entries
+ * skipped on purpose, owner node). A node
  * started without `--admin-token` answers 404 on these routes: the page says how to turn them on.
  * Text through `el` only, never markup.
  */
 export const ADMIN_JS = String.raw`
 import { CATEGORIES, CATEGORY_LABELS, api, el, problem, relative } from './dom.js?v=__V__';
-import { CATALOGUE_URL, cataloguePicker } from './feed.js?v=__V__';
+import { CATALOGUE_URL, cataloguePicker, sourcesStatus } from './feed.js?v=__V__';
 
 const KEY = 'newsagg_admin_token';
 const token = () => sessionStorage.getItem(KEY) || '';
@@ -95,15 +96,19 @@ export function adminView() {
     el('section', { class: 'panel' }, el('h2', { text: 'Add a source' }), addForm),
     el('section', { class: 'panel' }, el('h2', { text: 'Import OPML' }), opmlForm),
     catalogue);
+  // how the sources fare as a whole (every one failing says so, and why), above the table
+  const summary = el('div', { class: 'sources-summary' });
+  const showSources = (r) => summary.replaceChildren(...(r.ok && r.body && sourcesStatus(r.body.sources) ? [sourcesStatus(r.body.sources)] : []));
   // the shipped catalogue of real publishers, when this node has one
   api(CATALOGUE_URL).then((r) => {
+    showSources(r);
     if (!r.ok || !r.body || !r.body.catalogue) return;
     catalogue.replaceChildren(el('h2', { text: 'Catalogue' }),
       el('p', { class: 'panel-note', text: 'Real publishers shipped with newsagg, by edition (the node needs internet access).' }),
       cataloguePicker(r.body, () => refresh()));
     catalogue.hidden = false;
   });
-  const list = el('section', { class: 'panel wide' }, el('h2', { text: 'Publisher health' }), el('div', { class: 'table-wrap' }, table), more);
+  const list = el('section', { class: 'panel wide' }, el('h2', { text: 'Publisher health' }), summary, el('div', { class: 'table-wrap' }, table), more);
   const node = el('div', { class: 'view admin-view' },
     el('div', { class: 'view-head' }, el('h1', { text: 'Sources' }), el('p', { class: 'sub', text: 'Add feeds and sites, import OPML, and watch every publisher’s polling health.' })),
     el('section', { class: 'panel' }, tokenForm), msg, tools, list);
@@ -129,7 +134,8 @@ export function adminView() {
       el('td', { class: 'error-cell', text: p.circuit_reason || '' }),
       el('td', {}, when(p.last_success_at)),
       el('td', {}, when(p.next_poll_at)),
-      el('td', { class: 'num', text: String(p.article_count) }),
+      el('td', { class: 'num', text: String(p.article_count) },
+        p.entries_skipped > 0 ? el('div', { class: 'muted', title: 'new entries left out on purpose: published before the retention period, or past the most entries read from one document', text: p.entries_skipped + ' skipped' }) : null),
       el('td', { text: p.owner || '' }),
       el('td', {}, del));
     return tr;
@@ -157,6 +163,7 @@ export function adminView() {
 
   function refresh() {
     rows.replaceChildren();
+    api(CATALOGUE_URL).then(showSources);
     return load(null);
   }
 
