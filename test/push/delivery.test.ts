@@ -205,6 +205,10 @@ describe('push alerts', { timeout: 60_000 }, () => {
     expect((await n.call('GET', '/v1/me/push', 'reader-stopper-00001')).body.subscriptions.map((s: { endpoint: string }) => s.endpoint)).toEqual([other.endpoint]);
     expect((await n.call('DELETE', '/v1/me/push', 'reader-stopper-00001')).status).toBe(204);
     expect((await n.call('GET', '/v1/me/push', 'reader-stopper-00001')).body.subscriptions).toEqual([]);
+    // forgetting the reader forgets its subscriptions too
+    expect((await n.subscribe('reader-stopper-00001', sub, { breaking: true })).status).toBe(201);
+    expect((await n.call('DELETE', '/v1/me', 'reader-stopper-00001')).status).toBe(204);
+    expect((await db.sql.query('SELECT 1 FROM push_subscriptions')).rowCount).toBe(0);
   });
 
   it('refuses endpoints outside the rules and malformed subscriptions with 4xx codes', async () => {
