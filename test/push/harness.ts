@@ -32,10 +32,11 @@ export interface PushNode {
   stop(): Promise<void>;
 }
 
-export async function startPushNode(databaseUrl: string, extraArgs: string[] = [], clock = { offsetMs: 0, fixed: null as number | null }): Promise<PushNode> {
+/** `databaseUrl` null: the embedded database in the node's data dir. */
+export async function startPushNode(databaseUrl: string | null, extraArgs: string[] = [], clock = { offsetMs: 0, fixed: null as number | null }): Promise<PushNode> {
   const dir = mkdtempSync(join(tmpdir(), 'newsagg-push-'));
   const config = resolveConfig(
-    ['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--database-url', databaseUrl, '--fetch-allowlist', '127.0.0.1', '--push-allow-http', '--log-level', 'warn', '--rate-limit-rps', '1000', '--rate-limit-burst', '1000', ...extraArgs],
+    ['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, ...(databaseUrl ? ['--database-url', databaseUrl] : []), '--fetch-allowlist', '127.0.0.1', '--push-allow-http', '--log-level', 'warn', '--rate-limit-rps', '1000', '--rate-limit-burst', '1000', ...extraArgs],
     {},
   );
   const now = () => (clock.fixed ?? Date.now()) + clock.offsetMs;

@@ -57,3 +57,24 @@ describe('a queued push across a node restart', { timeout: 60_000 }, () => {
     expect(await sentCount(second.node, 'sent')).toBe(1);
   });
 });
+
+describe('push alerts on the embedded database', { timeout: 60_000 }, () => {
+  it('delivers a breaking alert from a node with no database URL (PGlite)', async () => {
+    const service = await LocalPushService.start();
+    const n = await startPushNode(null, ['--push-quiet-hours', 'off']);
+    try {
+      const sub = service.subscribe('embedded');
+      expect((await n.subscribe('reader-embedded-0001', sub, { breaking: true, stories: ['st_emb'] })).status).toBe(201);
+      const event = { type: 'breaking' as const, story: { ...item('st_emb', 8), breaking_since: new Date().toISOString() }, regions: ['eu'], active: true };
+      await n.publish(event);
+      await n.publish({ type: 'stories', stories: [{ item: item('st_emb', 9), regions: ['eu'] }] });
+      await until('both pushes', () => service.accepted('embedded').length === 2);
+      await n.settled();
+      expect(service.accepted('embedded').map((d) => d.payload!.kind)).toEqual(['breaking', 'story']);
+      expect(service.accepted('embedded').every((d) => d.error === null)).toBe(true);
+    } finally {
+      await n.stop();
+      await service.close();
+    }
+  });
+});

@@ -42,6 +42,13 @@ export interface PushSenderOptions {
   now?: () => number;
 }
 
+/** A VAPID JWT is valid this long (RFC 8292: at most 24 h) ... */
+const JWT_LIFE_S = 12 * 3600;
+/** ... and reused for this long, so one in use always has hours left */
+const JWT_REUSE_S = 3600;
+/** push service origins whose JWT is kept (browsers use a handful) */
+const JWT_CACHE_MAX = 1000;
+
 /** A topic header value for a story: base64url, at most 32 characters (RFC 8030 §5.4). */
 export function topicOf(storyId: string): string {
   return createHash('sha256').update(storyId).digest('base64url').slice(0, 22);
@@ -51,6 +58,7 @@ export class PushSender {
   private readonly guard: SsrfGuard;
   private readonly agent: Agent;
   private readonly now: () => number;
+  private readonly jwts = new Map<string, { header: string; until: number }>();
 
   constructor(private readonly o: PushSenderOptions) {
     const timeout = o.timeoutMs ?? 10_000;
@@ -68,13 +76,15 @@ export class PushSender {
       return { status: 400, retryAfterMs: null, error: (err as Error).message };
     }
     const details = webPush.generateRequestDetails({ endpoint: url.href, keys: { p256dh: to.p256dh, auth: to.auth } }, m.payload, {
-      vapidDetails: { subject: this.o.subject, publicKey: this.o.vapid.publicKey, privateKey: this.o.vapid.privateKey },
+      // the VAPID header is added below, signed once per push service and reused
+      vapidDetails: null,
       TTL: Math.max(0, Math.floor(m.ttlSeconds)),
       urgency: m.urgency,
       ...(m.topic ? { topic: m.topic } : {}),
     });
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(details.headers)) headers[k.toLowerCase()] = String(v);
+    headers.authorization = this.vapidHeader(url.origin);
     try {
       const res = await this.agent.request({
         origin: url.origin,
@@ -90,6 +100,22 @@ export class PushSender {
     } catch (err) {
       return { status: null, retryAfterMs: null, error: (err as Error).message };
     }
+  }
+
+  /**
+   * The `Authorization: vapid t=<JWT>, k=<key>` for a push service (RFC 8292 §2: the audience is
+   * its origin). Signing costs more than encrypting a payload, and a JWT may be reused until it
+   * expires, so each origin's is kept for an hour of its 12-hour life.
+   */
+  private vapidHeader(origin: string): string {
+    const nowS = Math.floor(Date.now() / 1000);
+    const had = this.jwts.get(origin);
+    if (had && had.until > nowS) return had.header;
+    const { subject, vapid } = this.o;
+    const header = webPush.getVapidHeaders(origin, subject, vapid.publicKey, vapid.privateKey, 'aes128gcm', nowS + JWT_LIFE_S).Authorization;
+    if (this.jwts.size >= JWT_CACHE_MAX) this.jwts.clear();
+    this.jwts.set(origin, { header, until: nowS + JWT_REUSE_S });
+    return header;
   }
 
   async close(): Promise<void> {

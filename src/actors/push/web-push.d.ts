@@ -7,7 +7,7 @@ declare module 'web-push' {
     endpoint: string;
   }
   export interface RequestOptions {
-    vapidDetails: { subject: string; publicKey: string; privateKey: string };
+    vapidDetails: { subject: string; publicKey: string; privateKey: string } | null;
     TTL?: number;
     urgency?: 'very-low' | 'low' | 'normal' | 'high';
     topic?: string;
@@ -20,6 +20,8 @@ declare module 'web-push' {
       payload: string | Buffer | null,
       options: RequestOptions,
     ): RequestDetails;
+    /** `expiration`: seconds since the epoch, at most 24 h ahead */
+    getVapidHeaders(audience: string, subject: string, publicKey: string, privateKey: string, contentEncoding: 'aes128gcm', expiration?: number): { Authorization: string };
   };
   export default webPush;
 }

@@ -138,15 +138,14 @@ export async function releaseAlerts(sql: Sql, ids: readonly string[]): Promise<v
 export async function takeDailySlot(sql: Sql, readerId: string, day: number, alertKey: string, cap: number): Promise<boolean> {
   return sql.tx(async (q) => {
     await q.query("SELECT pg_advisory_xact_lock(hashtext('newsagg:push:' || $1))", [readerId]);
-    const { rows } = await q.query<{ n: number; has: boolean }>(
-      'SELECT count(*)::int AS n, coalesce(bool_or(alert_key = $3), false) AS has FROM push_sent WHERE reader_id = $1 AND day = $2',
-      [readerId, day, alertKey],
+    // a statement after the lock: its snapshot sees every slot taken by the lock's earlier holders
+    const { rows } = await q.query<{ ok: boolean }>(
+      `WITH s AS (SELECT count(*)::int AS n, coalesce(bool_or(alert_key = $3), false) AS has FROM push_sent WHERE reader_id = $1 AND day = $2),
+       ins AS (INSERT INTO push_sent (reader_id, day, alert_key) SELECT $1, $2, $3 FROM s WHERE NOT s.has AND s.n < $4 ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT s.has OR EXISTS (SELECT 1 FROM ins) AS ok FROM s`,
+      [readerId, day, alertKey, cap],
     );
-    const { n, has } = rows[0]!;
-    if (has) return true;
-    if (n >= cap) return false;
-    await q.query('INSERT INTO push_sent (reader_id, day, alert_key) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [readerId, day, alertKey]);
-    return true;
+    return rows[0]!.ok;
   });
 }
 
