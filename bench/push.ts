@@ -6,7 +6,7 @@
  * - `enqueue_ms`: a breaking story announced to NEWSAGG_BENCH_PUSH_SUBSCRIBERS (2,000)
  *   subscriptions: the live event until every alert is in the queue (one SQL statement).
  * - `alerts_per_s`: from the announcement until the queue is empty and every push was answered,
- *   through the deliverer (claims of 32, 8 sends in flight, quiet hours and the daily cap checked
+ *   through the deliverer (claims of 128, 32 sends in flight, quiet hours and the daily cap checked
  *   per alert); beside it `reference_posts_per_s`, the same number of bare undici POSTs of a
  *   same-sized body to the same service with 8 in flight, and their ratio.
  * - `encrypt_per_s`: request builds alone as the sender makes them (aes128gcm for the subscription;

@@ -59,7 +59,7 @@ export function pushComponent(opts: { now?: () => number; pollMs?: number } = {}
       for (const o of OUTCOMES) sent.inc({ outcome: o }, 0);
       n.system.register(
         delivererBehaviour({
-          cfg: { pollMs: opts.pollMs ?? 1000, batch: 32, concurrency: 8, leaseMs: 120_000, ttlMs: ALERT_TTL_MS, dailyCap: cfg.pushDailyCap },
+          cfg: { pollMs: opts.pollMs ?? 1000, batch: 128, concurrency: 32, leaseMs: 120_000, ttlMs: ALERT_TTL_MS, dailyCap: cfg.pushDailyCap },
           now,
           rand: Math.random,
           stopping: () => stopping,
