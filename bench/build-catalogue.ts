@@ -13,8 +13,8 @@
  * hobby, how-to and developer lists are not news. Left out too: feeds of other aggregators
  * (Google News, Reddit: their entries link back to the aggregator, not to a publisher) and of
  * audio and video shows (YouTube channels, podcast hosts: a front page shows written reporting).
- * A name that is only a web address becomes the bare host name, which the publisher actor treats
- * as a placeholder: the feed's own title replaces it on the first poll.
+ * Names are the site's name, not the feed's title (bench/catalogue-names.ts has the rule and the
+ * table of names no rule can tell); the build fails listing every feed it cannot name.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { regionForCountry } from '../src/actors/enrich/gazetteer.js';
 import { parseOpml } from '../src/actors/publisher/opml.js';
 import type { CatalogueEntry } from '../src/actors/publisher/catalogue.js';
+import { CatalogueNameError, siteName } from './catalogue-names.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const DATA = resolve(process.env.NEWSAGG_DATA ?? join(ROOT, '..', 'shared', 'data'), 'awesome-rss-feeds-opml');
@@ -46,12 +47,6 @@ const AGGREGATORS = /(^|\.)(news\.google\.com|reddit\.com)$/i;
 const SHOWS = /(^|\.)(youtube\.com|libsyn\.com|libsynpro\.com|megaphone\.fm|acast\.com|art19\.com|simplecast\.com|podbean\.com|soundcloud\.com|spreaker\.com|omnycontent\.com|whooshkaa\.com|gimletmedia\.com|wnyc\.org|tedcdn\.com|relay\.fm|twit\.tv|atp\.fm)$/i;
 const SHOW_URL = /podcast|\/p0[0-9a-z]{6}\.rss$/i;
 
-/** "https://www.sunstar.com.ph/" or "www.eluniversal.com.mx" as a name → the host: a placeholder the feed title replaces. */
-function cleanName(name: string, feedUrl: string): string {
-  const n = name.replace(/\s+/g, ' ').trim();
-  if (n === '' || /^(https?:\/\/)?[\w-]+(\.[\w-]+)+\/?$/i.test(n)) return new URL(feedUrl).hostname.toLowerCase();
-  return n.slice(0, 200);
-}
 
 function opmlFiles(dir: string): { file: string; key: string }[] {
   return readdirSync(dir).filter((f) => f.endsWith('.opml')).sort().map((f) => ({ file: join(dir, f), key: f.replace(/\.opml$/, '') }));
@@ -64,11 +59,17 @@ function main(): void {
   }
   const out: CatalogueEntry[] = [];
   const seen = new Set<string>();
+  const unnamed: string[] = [];
   const add = (e: CatalogueEntry) => {
     const host = new URL(e.feed_url).hostname;
     if (AGGREGATORS.test(host) || SHOWS.test(host) || SHOW_URL.test(e.feed_url) || /podcast/i.test(e.name) || seen.has(e.feed_url)) return;
     seen.add(e.feed_url);
-    out.push({ ...e, name: cleanName(e.name, e.feed_url) });
+    try {
+      out.push({ ...e, name: siteName(e.name, e.feed_url) });
+    } catch (err) {
+      if (!(err instanceof CatalogueNameError)) throw err;
+      unnamed.push(err.message);
+    }
   };
   // country lists first: a feed listed under a country keeps it
   for (const { file, key } of opmlFiles(join(DATA, 'countries', 'with_category'))) {
@@ -80,9 +81,13 @@ function main(): void {
     if (!(key in TOPICS)) continue;
     for (const f of parseOpml(readFileSync(file, 'utf8')).feeds) add({ name: f.name.trim(), feed_url: f.feed_url, country: null, region: 'global', category: TOPICS[key]! });
   }
+  if (unnamed.length > 0) {
+    console.error(`${unnamed.length} feeds without a site name:\n  ${unnamed.join('\n  ')}`);
+    process.exit(1);
+  }
   const doc = {
     about:
-      'Real news publishers by edition: feed URL, name (the list\'s title for the feed; the feed\'s own title replaces it on first poll only if it was a host name), ' +
+      'Real news publishers by edition: feed URL, the site\'s name (not the feed\'s title: see bench/catalogue-names.ts), ' +
       'country (ISO 3166-1) and edition, category where the source list files the feed under one of ours. Built by bench/build-catalogue.ts from the ' +
       'awesome-rss-feeds OPML lists (github.com/plenaryapp/awesome-rss-feeds @ 9ff012e4, CC0 1.0 public domain dedication); ' +
       'these facts are redistributed here under the same CC0 1.0 terms. No feed content is included.',

@@ -7,7 +7,8 @@
  *
  *   npm run cluster                                  # three nodes, --roles all, ports 8081-8083
  *   npm run cluster -- --node ingest,process --node process --node api
- *   npm run cluster -- --base-port 0 -- --demo       # any free ports; after `--`: flags for every node
+ *   npm run cluster -- --demo                        # off-line: one simulator feeds the whole cluster
+ *   npm run cluster -- --base-port 0 -- --log-level warn   # any free ports; after `--`: flags for every node
  *
  * Options (all optional):
  *   --nodes N             N nodes with --roles all (default 3; ignored when --node is given)
@@ -23,6 +24,8 @@
  *   --data-dir DIR        shared by the nodes (thumbnails; default ./data/cluster)
  *   --cursor-secret S     shared by the nodes (default: random for this run)
  *   --node-prefix NAME    node ids are NAME-1, NAME-2, ... (default node)
+ *   --demo                one publisher simulator in this script's process, shared by every node
+ *                         (each gets --demo --demo-url URL); `-- --demo` means the same
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +34,7 @@ import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startDemoSimulator } from '../src/roles/demo.js';
 
 interface Plan {
   nodes: string[];
@@ -46,6 +50,8 @@ interface Plan {
   nodePrefix: string;
   /** flags after `--`, for every node */
   extra: string[];
+  /** one shared simulator for the cluster's demo sources */
+  demo: boolean;
 }
 
 const HELP = `usage: npm run cluster -- [options] [-- flags for every node]
@@ -65,6 +71,10 @@ NATS; prints their URLs; Ctrl-C stops them all.
   --data-dir DIR        shared by the nodes (default ./data/cluster)
   --cursor-secret S     shared by the nodes (default $NEWSAGG_CURSOR_SECRET or random per run)
   --node-prefix NAME    node ids are NAME-1, NAME-2, ... (default node)
+  --demo                feed the cluster off-line: one publisher simulator (300 publishers, staged
+                        breaking news) runs in this script and every node takes its publishers from
+                        it (--demo --demo-url URL); "-- --demo" is taken the same way, so no node
+                        starts a simulator of its own (which would name every publisher twice)
 `;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,7 +87,10 @@ function usage(msg: string): never {
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Plan {
   const cut = argv.indexOf('--');
   const own = cut < 0 ? argv : argv.slice(0, cut);
-  const extra = cut < 0 ? [] : argv.slice(cut + 1);
+  const after = cut < 0 ? [] : argv.slice(cut + 1);
+  // --demo for every node means one shared simulator, never one per node
+  const demoFlag = (a: string) => a === '--demo' || a === '--demo=true';
+  const extra = after.filter((a) => !demoFlag(a) && a !== '--demo=false' && a !== '--no-demo');
   const plan: Plan = {
     nodes: [],
     basePort: 8081,
@@ -91,6 +104,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Plan {
     cursorSecret: env.NEWSAGG_CURSOR_SECRET ?? randomBytes(24).toString('base64url'),
     nodePrefix: 'node',
     extra,
+    demo: after.some(demoFlag),
   };
   let count = 3;
   for (let i = 0; i < own.length; i++) {
@@ -148,6 +162,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Plan {
       case '--node-prefix':
         plan.nodePrefix = value();
         break;
+      case '--demo':
+        plan.demo = true;
+        break;
       default:
         usage(`unknown option ${flag} (flags for the nodes go after --)`);
     }
@@ -156,8 +173,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Plan {
   return plan;
 }
 
-/** The `newsagg start` arguments of node i (0-based). */
-export function nodeArgs(plan: Plan, i: number): string[] {
+/** The `newsagg start` arguments of node i (0-based); `demoUrl`: the shared simulator's. */
+export function nodeArgs(plan: Plan, i: number, demoUrl: string | null = null): string[] {
   return [
     'start',
     '--node-id', `${plan.nodePrefix}-${i + 1}`,
@@ -171,6 +188,7 @@ export function nodeArgs(plan: Plan, i: number): string[] {
     ...(plan.redisPrefix !== null ? ['--redis-prefix', plan.redisPrefix] : []),
     '--data-dir', plan.dataDir,
     '--cursor-secret', plan.cursorSecret,
+    ...(demoUrl !== null ? ['--demo', '--demo-url', demoUrl] : []),
     ...plan.extra,
   ];
 }
@@ -213,12 +231,15 @@ async function main(): Promise<number> {
   const plan = parseArgs(process.argv.slice(2), process.env);
   mkdirSync(plan.dataDir, { recursive: true });
   await ensureDatabase(plan.databaseUrl);
+  // one simulator for the whole cluster: every node registers its publishers (the same rows, kept once)
+  const demo = plan.demo ? await startDemoSimulator({ host: '127.0.0.1' }) : null;
+  if (demo) process.stdout.write(`cluster: one publisher simulator for every node at ${demo.sim.url} (${demo.sim.publishers.length} publishers; a breaking story in about 40 s)\n`);
   const cli = resolve(ROOT, 'src/cli.ts');
   let stopping = false;
   const nodes: Running[] = plan.nodes.map((roles, i) => {
     const id = `${plan.nodePrefix}-${i + 1}`;
     // its own process group: a Ctrl-C in the terminal reaches this script only, which forwards it once
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...nodeArgs(plan, i)], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...nodeArgs(plan, i, demo?.sim.url ?? null)], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const r: Running = {
       id,
       roles,
@@ -282,6 +303,7 @@ async function main(): Promise<number> {
     }
   }
   const results = await Promise.all(nodes.map((n) => n.exited));
+  await demo?.close();
   const clean = !failed && results.every((e) => e.code === 0);
   process.stdout.write(`cluster: ${clean ? 'all nodes stopped cleanly' : 'stopped; not every node exited with status 0'}\n`);
   return clean ? 0 : 1;

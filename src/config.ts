@@ -144,6 +144,13 @@ export const options = {
   workers: opt({ name: 'workers', schema: intIn(1, 1024), default: () => Math.max(1, availableParallelism() - 1), defaultDoc: 'cores-1 (min 1)', doc: 'worker threads for CPU work' }),
   opml: opt({ name: 'opml', schema: z.string().min(1).optional(), default: undefined, defaultDoc: '(none)', doc: 'OPML file of publishers to import at start' }),
   demo: opt({ name: 'demo', schema: bool, default: false, boolean: true, doc: 'run with an in-process publisher simulator as sources' }),
+  demoUrl: opt({
+    name: 'demo-url',
+    schema: urlWithScheme(['http:']).optional(),
+    default: undefined,
+    defaultDoc: '(a simulator of its own)',
+    doc: 'with --demo: use the simulator already running at this URL (newsagg simulate; one shared by a whole cluster) instead of starting one',
+  }),
   logLevel: opt({ name: 'log-level', schema: z.enum(LOG_LEVELS), default: 'info', doc: `log level: ${LOG_LEVELS.join('|')}` }),
   adminToken: opt({ name: 'admin-token', secret: true, schema: z.string().min(16, 'must be at least 16 characters').optional(), default: undefined, defaultDoc: '(admin routes off)', doc: 'bearer token for admin routes; unset = admin routes off' }),
   metricsListen: opt({

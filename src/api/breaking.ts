@@ -1,5 +1,5 @@
 import { activeBreaking, type BreakingRow } from '../actors/store/breaking.js';
-import type { CachedStory } from '../actors/store/feed-items.js';
+import { listedItem, type CachedStory } from '../actors/store/feed-items.js';
 import type { BreakingItem, LiveEventSource } from '../actors/store/live-events.js';
 import { describeError } from '../runtime/errors.js';
 import { silentLogger, type Logger } from '../runtime/log.js';
@@ -106,11 +106,14 @@ export class BreakingService implements BreakingProvider {
     }
   }
 
-  /** Feed items of the stories breaking in an edition, with `breaking_since` (`GET /v1/breaking`). */
+  /**
+   * Feed items of the stories breaking in an edition, with `breaking_since` (`GET /v1/breaking`):
+   * each labelled with that edition (without one, with the story's home edition).
+   */
   async items(region: string): Promise<BreakingItem[]> {
     const entries = await this.breakingStories(region);
     const since = new Map(entries.map((e) => [e.story_id, e.breaking_since]));
     const stories = await this.o.stories(entries.map((e) => e.story_id));
-    return stories.map((s) => ({ ...s.item, breaking_since: since.get(s.item.story_id)! }));
+    return stories.map((s) => ({ ...listedItem(s, region), breaking_since: since.get(s.item.story_id)! }));
   }
 }

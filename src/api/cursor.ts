@@ -4,11 +4,36 @@ import { NewsaggError } from '../runtime/errors.js';
 /** SHA-256's block size: the HMAC key pads to it */
 const HMAC_BLOCK = 64;
 
-/** A cursor that is malformed, tampered with, or from another feed. */
+/** What a client is told for each way a cursor fails (the code is always `invalid_cursor`). */
+const CURSOR_MESSAGES: Record<string, string> = {
+  malformed: 'The cursor is malformed: pass next_cursor exactly as the previous page gave it, or start again without one.',
+  'signature mismatch':
+    'The cursor was not issued for this query (another feed, search or reader, or a node with another --cursor-secret: without one each process picks its own); start again without one.',
+  expired: 'The cursor has expired (the page order it continues is no longer kept); start again without one.',
+};
+
+/** A cursor that is malformed, tampered with, expired, or from another feed; the message says which. */
 export class InvalidCursorError extends NewsaggError {
-  constructor(reason: string) {
-    super('invalid_cursor', `invalid cursor: ${reason}`, { userMessage: 'The cursor is invalid or expired; start again without one.' });
+  /** why, for logs and for callers that can say more (see explainCursorScope) */
+  readonly reason: string;
+
+  constructor(reason: string, userMessage?: string) {
+    super('invalid_cursor', `invalid cursor: ${reason}`, { userMessage: userMessage ?? CURSOR_MESSAGES[reason] ?? CURSOR_MESSAGES.malformed! });
+    this.reason = reason;
   }
+}
+
+/**
+ * A cursor refused for its signature that one of `candidates` does sign (the same feed with
+ * another region or category, say): the error names that query, so a client learns what it
+ * mixed up instead of "invalid". Anything else is returned as it was. Costs one HMAC per
+ * candidate, on the error path only.
+ */
+export function explainCursorScope(err: unknown, codec: CursorCodec, cursor: string, candidates: readonly { scope: string; what: string }[]): unknown {
+  if (!(err instanceof InvalidCursorError) || err.reason !== 'signature mismatch') return err;
+  const found = candidates.find((c) => codec.signs(c.scope, cursor));
+  if (!found) return err;
+  return new InvalidCursorError('another query', `This cursor belongs to ${found.what}: ask with those parameters, or start again without a cursor.`);
 }
 
 /**
@@ -40,9 +65,9 @@ export class CursorCodec {
   }
 
   decode<T extends Record<string, unknown>>(scope: string, cursor: string): T {
-    if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 2048) throw new InvalidCursorError('bad length');
+    if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 2048) throw new InvalidCursorError('malformed');
     const dot = cursor.indexOf('.');
-    if (dot <= 0 || dot !== cursor.lastIndexOf('.')) throw new InvalidCursorError('bad shape');
+    if (dot <= 0 || dot !== cursor.lastIndexOf('.')) throw new InvalidCursorError('malformed');
     const body = cursor.slice(0, dot);
     const mac = Buffer.from(cursor.slice(dot + 1), 'base64url');
     const want = Buffer.from(this.sign(scope, body), 'base64url');
@@ -51,9 +76,9 @@ export class CursorCodec {
     try {
       value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {
-      throw new InvalidCursorError('undecodable');
+      throw new InvalidCursorError('malformed');
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidCursorError('bad payload');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidCursorError('malformed');
     return value as T;
   }
 
@@ -68,14 +93,23 @@ export class CursorCodec {
 
   /** The payload of an `encodeText` cursor; throws InvalidCursorError like `decode`. */
   decodeText(scope: string, cursor: string): string {
-    if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 2048) throw new InvalidCursorError('bad length');
+    if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 2048) throw new InvalidCursorError('malformed');
     const dot = cursor.indexOf('.');
-    if (dot <= 0 || dot !== cursor.lastIndexOf('.')) throw new InvalidCursorError('bad shape');
+    if (dot <= 0 || dot !== cursor.lastIndexOf('.')) throw new InvalidCursorError('malformed');
     const text = cursor.slice(0, dot);
     const mac = Buffer.from(cursor.slice(dot + 1), 'base64url');
     const want = Buffer.from(this.sign(scope, text), 'base64url');
     if (mac.length !== want.length || !timingSafeEqual(mac, want)) throw new InvalidCursorError('signature mismatch');
     return text;
+  }
+
+  /** Whether `cursor` carries a valid signature for `scope` (its payload unread). */
+  signs(scope: string, cursor: string): boolean {
+    const dot = cursor.indexOf('.');
+    if (dot <= 0 || dot !== cursor.lastIndexOf('.')) return false;
+    const mac = Buffer.from(cursor.slice(dot + 1), 'base64url');
+    const want = Buffer.from(this.sign(scope, cursor.slice(0, dot)), 'base64url');
+    return mac.length === want.length && timingSafeEqual(mac, want);
   }
 
   /** The first 16 bytes of HMAC-SHA256(secret, scope + NUL + body), base64url. */

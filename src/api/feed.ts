@@ -1,5 +1,5 @@
 import { getArticles } from '../actors/store/articles.js';
-import { feedKey, feedScore, storyKey, toCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
+import { feedKey, feedScore, listedItem, storyKey, toCachedStory, upgradeCachedStory, type CachedStory, type FeedItem } from '../actors/store/feed-items.js';
 import { FEED_KEEP, INVALIDATE_CHANNEL } from '../actors/store/feed-cache.js';
 import { FeedCacheGuard } from '../actors/store/feed-rebuild.js';
 import { withRelated } from '../actors/store/related.js';
@@ -8,10 +8,11 @@ import type { Cache } from '../runtime/cache.js';
 import { describeError } from '../runtime/errors.js';
 import { silentLogger, type Logger } from '../runtime/log.js';
 import type { Sql } from '../runtime/sql.js';
-import type { CursorCodec } from './cursor.js';
+import { explainCursorScope, type CursorCodec } from './cursor.js';
 import { diversify } from './diversity.js';
 import { SnapshotStore } from './feed-snapshots.js';
 import { HotCache, type HotEntry } from './hot-cache.js';
+import { FEED_CATEGORIES, FEED_REGIONS } from './params.js';
 
 export interface FeedQuery {
   region: string;
@@ -144,7 +145,7 @@ export class FeedService {
 
   async page(q: FeedQuery): Promise<{ items: FeedItem[]; next_cursor: string | null }> {
     const scope = feedKey(q.region, q.category);
-    const cur = q.cursor ? this.o.codec.decode<FeedCursor>(scope, q.cursor) : null;
+    const cur = q.cursor ? this.decodeCursor(scope, q.cursor) : null;
     let rows: CachedStory[];
     let snap: string | null = null;
     let snapIds: string[] = [];
@@ -178,7 +179,16 @@ export class FeedService {
       rows.length > q.limit && last
         ? this.o.codec.encode(scope, { s: snap, o: offset, k: feedScore(last, q.region), i: last.item.story_id } satisfies FeedCursor)
         : null;
-    return { items: items.map((r) => (q.related || r.item.related === undefined ? r.item : withoutRelated(r.item))), next_cursor: next };
+    return { items: items.map((r) => pageItem(r, q)), next_cursor: next };
+  }
+
+  /** The cursor's position; one of another feed (region or category) is refused naming that feed. */
+  private decodeCursor(scope: string, cursor: string): FeedCursor {
+    try {
+      return this.o.codec.decode<FeedCursor>(scope, cursor);
+    } catch (err) {
+      throw explainCursorScope(err, this.o.codec, cursor, feedScopes(''));
+    }
   }
 
   /** Breaking stories of this feed, newest first (none when the breaking set cannot be read). */
@@ -290,11 +300,25 @@ export class FeedService {
   }
 }
 
-/** A story entry as the cache holds it; one written before items carried publisher_id gets it from the entry. */
+/**
+ * Every feed's cursor scope, and how to name that feed to a client (`prefix` + feed key: the
+ * personalised feed prefixes its own), for explainCursorScope.
+ */
+export function feedScopes(prefix: string, suffix = '', what = ''): { scope: string; what: string }[] {
+  const out: { scope: string; what: string }[] = [];
+  for (const r of FEED_REGIONS) for (const c of FEED_CATEGORIES) out.push({ scope: `${prefix}${prefix ? `${r}:${c}` : feedKey(r, c)}${suffix}`, what: `the feed region=${r}&category=${c}${what}` });
+  return out;
+}
+
+/** A story entry as the cache holds it (one written by an older version gets what items carry now). */
 function cachedEntry(raw: string): CachedStory {
-  const s = JSON.parse(raw) as CachedStory;
-  s.item.publisher_id ??= s.publisher_id;
-  return s;
+  return upgradeCachedStory(JSON.parse(raw) as CachedStory);
+}
+
+/** An entry's item on a page of feed `q`: labelled with the edition it is listed under, related headlines only when asked. */
+function pageItem(s: CachedStory, q: FeedQuery): FeedItem {
+  const item = listedItem(s, q.region);
+  return q.related || item.related === undefined ? item : withoutRelated(item);
 }
 
 function withoutRelated(item: FeedItem): FeedItem {

@@ -6,8 +6,12 @@ import { HttpError, json, type Request } from './reply.js';
 import type { Router } from './router.js';
 import { bearerToken, sameSecret } from './routes/common.js';
 
-/** A readiness check: resolves when the dependency answers. */
-export type ReadinessCheck = () => Promise<void>;
+/**
+ * A readiness check: resolves when the dependency answers, rejects when it does not; resolves
+ * with `{degraded}` when the node works but something it depends on for its purpose fails (every
+ * news source failing): the node stays ready (200), the body says why.
+ */
+export type ReadinessCheck = () => Promise<void | { degraded: string }>;
 
 export interface HealthDeps {
   /** named checks, e.g. `{ sql: () => sql.ping(), cache: () => cache.ping() }` */
@@ -31,8 +35,14 @@ const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
  * `/healthz` (the process answers), `/readyz` (every dependency answers: 200, else 503 naming
- * which failed; details go to the log, not to the client) and `/metrics` (Prometheus text, open
- * or behind the admin token: see `metricsAccess`). Health routes are never rate limited.
+ * which failed; details go to the log, not to the client; 200 with status `degraded` and the
+ * reason when a check reports its dependency degraded) and `/metrics` (Prometheus text, open or
+ * behind the admin token: see `metricsAccess`). Health routes are never rate limited.
+ *
+ * Degraded is not unready on purpose: a node whose news sources all fail (the machine is
+ * off-line, DNS is down) still serves what it has, and a restart or a move to another machine
+ * changes nothing an orchestrator could fix, so load balancers keep sending to it while the
+ * body, the log and monitoring say why.
  */
 export function addHealthRoutes(router: Router, deps: HealthDeps): void {
   const log = deps.log ?? silentLogger;
@@ -42,8 +52,15 @@ export function addHealthRoutes(router: Router, deps: HealthDeps): void {
 
   router.get('/readyz', async () => {
     const names = Object.keys(deps.checks);
+    const degraded: Record<string, string> = {};
     const results = await Promise.all(names.map((n) => withTimeout(deps.checks[n]!(), timeoutMs).then(
-      () => 'ok' as const,
+      (r) => {
+        if (r && typeof r === 'object' && typeof r.degraded === 'string') {
+          degraded[n] = r.degraded;
+          return 'degraded' as const;
+        }
+        return 'ok' as const;
+      },
       (err: unknown) => {
         // a dependency that is away is logged by its adapter once per outage, not per probe
         log[isOutage(err) ? 'debug' : 'warn']({ check: n, err: describeError(err) }, 'readiness check failed');
@@ -51,9 +68,10 @@ export function addHealthRoutes(router: Router, deps: HealthDeps): void {
       },
     )));
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i]!]));
-    const failed = names.filter((_, i) => results[i] !== 'ok');
+    const failed = names.filter((_, i) => results[i] === 'failed');
     if (deps.draining?.()) return json({ status: 'draining', checks }, 503, NO_STORE);
     if (failed.length > 0) return json({ status: 'unavailable', failed, checks }, 503, NO_STORE);
+    if (Object.keys(degraded).length > 0) return json({ status: 'degraded', degraded, checks }, 200, NO_STORE);
     return json({ status: 'ready', checks }, 200, NO_STORE);
   });
 
@@ -77,7 +95,7 @@ export function addHealthRoutes(router: Router, deps: HealthDeps): void {
   });
 }
 
-function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const t = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);

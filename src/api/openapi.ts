@@ -14,6 +14,14 @@ const dateTime: Schema = { type: 'string', format: 'date-time' };
 const dateTimeOrNull: Schema = { type: ['string', 'null'], format: 'date-time' };
 const int: Schema = { type: 'integer' };
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+/** `/r/{article_id}` on every article view: records the click, then redirects to source_url */
+const clickUrl: Schema = { type: 'string', pattern: '^/r/', description: 'the tracked link (/r/{article_id}): records the click, then redirects (302) to source_url' };
+/** `region` of a feed, trending or breaking item */
+const edition: Schema = {
+  type: 'string',
+  enum: [...FEED_REGIONS],
+  description: 'the edition the item is listed under: on /v1/feed, /v1/trending and /v1/breaking with region=R it is R; without a region (the global lists) and in live frames, the story\'s home edition (where it happened, else the first edition carrying it, else global). Never the lead publisher\'s country',
+};
 const obj = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: 'object', properties, required });
 
 /** What a push subscription alerts about (README *Push alerts*). */
@@ -30,16 +38,17 @@ const pushPrefs: Record<string, Schema> = {
 
 const schemas: Record<string, Schema> = {
   Error: obj({ error: obj({ code: str, message: str }) }),
-  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str }),
+  RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str, click_url: clickUrl }),
   FeedItem: obj(
     {
       article_id: str, story_id: str, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
-      published_at: dateTime, source_url: str, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
+      published_at: dateTime, source_url: str, click_url: clickUrl, category: { type: ['string', 'null'], enum: [...CATEGORIES, null] },
       secondary_category: { type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'a second category of the story, else null (absent in items cached by an older version)' },
-      region: strOrNull, coverage_count: int,
+      region: edition,
+      coverage_count: int,
       related: { type: 'array', maxItems: 3, description: 'up to 3 headlines of other publishers, newest first; /r/{article_id} leads to each', items: ref('RelatedHeadline') },
     },
-    ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'category', 'region', 'coverage_count'],
+    ['article_id', 'story_id', 'title', 'summary', 'thumbnail_url', 'publisher_name', 'published_at', 'source_url', 'click_url', 'category', 'region', 'coverage_count'],
   ),
   FeedPage: obj({ items: { type: 'array', items: ref('FeedItem') }, next_cursor: strOrNull }),
   BreakingItem: { allOf: [ref('FeedItem'), obj({ breaking_since: dateTime })] },
@@ -77,12 +86,34 @@ const schemas: Record<string, Schema> = {
     first_run: { type: 'boolean' },
     publishers: int,
     can_import: { type: 'boolean' },
-    catalogue: obj({ total: int, editions: { type: 'array', items: obj({ region: str, publishers: int }) } }),
+    catalogue: obj({
+      total: int,
+      editions: {
+        type: 'array',
+        items: obj({ region: str, publishers: { ...int, description: 'the edition\'s own publishers' }, adds: { ...int, description: 'how many choosing the edition adds: its own and the global ones' } }),
+      },
+    }),
+    sources: obj({
+      total: int,
+      polled: { ...int, description: 'publishers polled at least once' },
+      ok: { ...int, description: 'publishers whose last poll answered' },
+      failing: { ...int, description: 'publishers whose last poll failed' },
+      reasons: {
+        type: 'array',
+        description: 'failing publishers by reason, most first',
+        items: obj({
+          reason: { type: 'string', enum: ['dns', 'network', 'refused', 'timeout', 'tls', 'blocked', 'robots', 'rate_limited', 'http_error', 'not_a_feed', 'other'] },
+          publishers: int,
+          message: str,
+        }),
+      },
+      offline: { type: 'boolean', description: 'every polled source failed, for reasons that mean this machine reaches no one (DNS, no route)' },
+    }),
   }),
   CatalogueImport: obj({ added: int, offered: int }),
   Article: obj({
-    id: str, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
-    published_at: dateTime, source_url: str, click_url: str, category: strOrNull,
+    id: str, article_id: { type: 'string', description: 'the same as id: the name feed, trending and breaking items use for it' }, story_id: strOrNull, title: str, summary: strOrNull, thumbnail_url: strOrNull, publisher_id: str, publisher_name: str,
+    published_at: dateTime, source_url: str, click_url: clickUrl, category: strOrNull,
     secondary_category: { type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'a second category the article is likely about too, else null; a wire copy carries its original\'s' },
     region: strOrNull, language: strOrNull, duplicate_of: strOrNull,
   }),
@@ -134,6 +165,15 @@ const schemas: Record<string, Schema> = {
   ),
   OpmlImport: obj({ added: int, existing: int, rejected: { type: 'array', items: obj({ text: str, reason: str }) } }),
   Health: obj({ status: str }),
+  Readiness: obj(
+    {
+      status: { type: 'string', enum: ['ready', 'degraded', 'unavailable', 'draining'] },
+      checks: { type: 'object', additionalProperties: { type: 'string', enum: ['ok', 'degraded', 'failed'] } },
+      degraded: { type: 'object', description: 'status degraded: why, by check (sources: every source this node polled lately failed)', additionalProperties: str },
+      failed: { type: 'array', items: str },
+    },
+    ['status', 'checks'],
+  ),
 };
 
 const p = (name: string, description: string, schema: Schema, required = false): Schema => ({ name, in: 'query', required, description, schema });
@@ -148,6 +188,8 @@ const ok = (name: string, description = 'OK'): Schema => ({
   content: { 'application/json': { schema: ref(name) } },
 });
 const common = { 400: error('invalid parameter'), 429: error('rate limited; see Retry-After') };
+/** a reader route given an Authorization header that names no reader: never a new reader in its place */
+const badToken = error('invalid_token: the Authorization header is not "Bearer <reader token>" (16-256 of A-Z a-z 0-9 . _ ~ + / = -); the message says what is wrong');
 const admin = { security: [{ bearer: [] }] };
 const reader = { security: [{ reader: [] }, { readerCookie: [] }] };
 
@@ -167,7 +209,7 @@ export const openApiDocument = {
           p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
           p('for', 'me: the calling reader\'s personalised order (reader token or newsagg_reader cookie; without either, the unpersonalised order and the cookie)', { type: 'string', enum: ['me'] }),
         ],
-        responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, ...common },
+        responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, 401: badToken, ...common },
       },
     },
     '/v1/breaking': {
@@ -191,31 +233,31 @@ export const openApiDocument = {
       },
     },
     '/v1/me': {
-      get: { ...reader, summary: 'The calling reader: interests and how many clicks are remembered (a caller with neither token nor cookie becomes a reader)', responses: { 200: ok('Me'), ...common } },
+      get: { ...reader, summary: 'The calling reader: interests and how many clicks are remembered (a caller with neither token nor cookie becomes a reader)', responses: { 200: ok('Me'), 401: badToken, ...common } },
       put: {
         ...reader,
-        summary: 'Replace the reader\'s interests (a missing key is an empty list)',
+        summary: 'Replace the reader\'s interests (a missing key is an empty list). Entries must name what the node knows: 400 unknown_publisher (publishers by id), unknown_place, unknown_entity, each naming the entries',
         requestBody: { required: true, content: { 'application/json': { schema: ref('InterestsUpdate') } } },
-        responses: { 200: ok('Me'), 413: error('body over 64 KB'), ...common },
+        responses: { 200: ok('Me'), 401: badToken, 413: error('body over 64 KB'), ...common },
       },
-      delete: { ...reader, summary: 'Forget the reader: interests and reading history', responses: { 204: { description: 'forgotten' }, ...common } },
+      delete: { ...reader, summary: 'Forget the reader: interests and reading history', responses: { 204: { description: 'forgotten' }, 401: badToken, ...common } },
     },
     '/v1/push/key': {
       get: { summary: 'The VAPID public key browsers subscribe with (one per deployment)', responses: { 200: ok('PushKey'), ...common } },
     },
     '/v1/me/push': {
-      get: { ...reader, summary: 'The reader\'s push subscriptions with their preferences', responses: { 200: ok('PushSubscriptionList'), ...common } },
+      get: { ...reader, summary: 'The reader\'s push subscriptions with their preferences', responses: { 200: ok('PushSubscriptionList'), 401: badToken, ...common } },
       post: {
         ...reader,
         summary: 'Add a push subscription (the browser\'s PushSubscription JSON) with what to be told about, or replace the preferences of a known endpoint',
         requestBody: { required: true, content: { 'application/json': { schema: ref('PushSubscribe') } } },
-        responses: { 200: ok('PushSubscription', 'replaced'), 201: ok('PushSubscription', 'created'), 413: error('body over 8 KB'), ...common },
+        responses: { 200: ok('PushSubscription', 'replaced'), 201: ok('PushSubscription', 'created'), 401: badToken, 413: error('body over 8 KB'), ...common },
       },
       delete: {
         ...reader,
         summary: 'Stop push alerts: the subscription a notification\'s stop URL names (?stop=, no reader needed), the reader\'s one endpoint (?endpoint= or {"endpoint"}), or all of the reader\'s',
         parameters: [p('stop', 'the stop token a notification carries', str), p('endpoint', 'one of the reader\'s endpoints', str)],
-        responses: { 204: { description: 'stopped (also when nothing matched)' }, ...common },
+        responses: { 204: { description: 'stopped (also when nothing matched)' }, 401: badToken, ...common },
       },
     },
     '/sw.js': { get: { summary: 'The service worker that shows push alerts and opens their story', responses: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: str } } } } } },
@@ -279,7 +321,12 @@ export const openApiDocument = {
       },
     },
     '/healthz': { get: { summary: 'The process answers', responses: { 200: ok('Health') } } },
-    '/readyz': { get: { summary: 'Storage and cache answer, and ingest makes progress', responses: { 200: ok('Health'), 503: ok('Health', 'not ready') } } },
+    '/readyz': {
+      get: {
+        summary: 'Storage and cache answer, and ingest makes progress. 200 ready, or 200 degraded when every news source this node polls fails (it still serves; the body says why); 503 names the failed checks',
+        responses: { 200: ok('Readiness'), 503: ok('Readiness', 'not ready') },
+      },
+    },
     '/metrics': { get: { summary: 'Prometheus text format', responses: { 200: { description: 'metrics', content: { 'text/plain': { schema: str } } } } } },
     '/v1/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
   },

@@ -1,4 +1,5 @@
 import { CATEGORIES, REGIONS } from '../actors/store/feed-items.js';
+import { InvalidCursorError } from './cursor.js';
 import { HttpError } from './reply.js';
 
 /**
@@ -23,7 +24,11 @@ export function badRequest(code: string, message: string): HttpError {
 export function readQuery(query: URLSearchParams, allowed: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const [k, v] of query) {
-    if (!allowed.includes(k)) throw badRequest('unknown_parameter', `unknown parameter "${clip(k)}"; allowed: ${allowed.join(', ')}`);
+    if (!allowed.includes(k)) {
+      throw badRequest('unknown_parameter', allowed.length === 0
+        ? `unknown parameter "${clip(k)}": this route takes no query parameters`
+        : `unknown parameter "${clip(k)}"; allowed: ${allowed.join(', ')}`);
+    }
     if (out.has(k)) throw badRequest('repeated_parameter', `parameter "${k}" given more than once`);
     out.set(k, v);
   }
@@ -51,7 +56,7 @@ export function parseEnum(name: string, raw: string | undefined, values: readonl
 /** A cursor as given (its signature is checked by the codec); absent or empty → null. */
 export function parseCursor(raw: string | undefined): string | null {
   if (raw === undefined || raw === '') return null;
-  if (raw.length > 2048 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(raw)) throw badRequest('invalid_cursor', 'The cursor is invalid or expired; start again without one.');
+  if (raw.length > 2048 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(raw)) throw badRequest('invalid_cursor', new InvalidCursorError('malformed').userMessage);
   return raw;
 }
 

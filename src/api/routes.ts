@@ -7,8 +7,7 @@ import { BreakingService } from './breaking.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerLiveRoutes } from './routes/live.js';
-import { readerOf } from './readers/identity.js';
-import { registerReaderRoutes, readerFor, withCookie } from './routes/me.js';
+import { registerReaderRoutes, readerForAnyone, withCookie } from './routes/me.js';
 import { registerPushRoutes } from './routes/push.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
 import { registerRejectedRoutes } from './routes/rejected.js';
@@ -67,10 +66,11 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
 
 /** `h`'s HTML pages carry the reader cookie when the caller sent neither a reader token nor the cookie. */
 function asReader(h: Handler, deps: ApiDeps): Handler {
-  const page = (req: Request, r: Reply): Reply => (r.headers?.['content-type']?.startsWith('text/html') ? withCookie(r, readerFor(req, deps).setCookie) : r);
   return (req) => {
-    if (readerOf(req) !== null) return h(req);
+    const { setCookie } = readerForAnyone(req, deps);
+    if (setCookie === null) return h(req);
+    const page = (r: Reply): Reply => (r.headers?.['content-type']?.startsWith('text/html') ? withCookie(r, setCookie) : r);
     const out = h(req);
-    return out instanceof Promise ? out.then((r) => page(req, r)) : page(req, out);
+    return out instanceof Promise ? out.then(page) : page(out);
   };
 }

@@ -20,6 +20,8 @@ export interface ReaderServicesOptions {
   breaking?: BreakingProvider;
   /** trending recomputation period (default 60 s) */
   trendingIntervalMs?: number;
+  /** soonest trending recomputation after the last when stories are written (default 5 s) */
+  trendingMinGapMs?: number;
   /** publisher authorities reloaded this often (default 10 min) */
   authorityRefreshMs?: number;
   /** reader profiles held in memory (default 200,000) */
@@ -49,6 +51,7 @@ export async function startReaderServices(o: ReaderServicesOptions): Promise<Rea
   const trending = new TrendingService({
     sql: o.sql, cache: o.cache, feed: o.feed, log, ...(o.now ? { now: o.now } : {}),
     ...(o.trendingIntervalMs ? { intervalMs: o.trendingIntervalMs } : {}),
+    ...(o.trendingMinGapMs !== undefined ? { minGapMs: o.trendingMinGapMs } : {}),
   });
   trending.start();
   const refresh = setInterval(() => {

@@ -4,6 +4,7 @@ import { listPublishers } from '../actors/store/publishers.js';
 import { newsMigrations } from '../actors/store/migrations.js';
 import { migrate } from '../runtime/migrate.js';
 import { openSql, type Sql } from '../runtime/sql.js';
+import { fileProblem } from './files.js';
 import { stdio, storageArgs, type Io } from './import-opml.js';
 
 /**
@@ -12,6 +13,18 @@ import { stdio, storageArgs, type Io } from './import-opml.js';
  */
 
 const USAGE = 'usage: newsagg export-opml [--data-dir DIR] [--database-url URL] [--output FILE]';
+
+const HELP = `${USAGE}
+
+Prints every publisher of a node's database as OPML 2.0, one folder per category (what
+import-opml and the admin page read back).
+
+  --data-dir DIR        the node's data directory, for embedded storage (default ./data,
+                        or NEWSAGG_DATA_DIR); embedded storage is locked while its node runs
+  --database-url URL    a PostgreSQL URL instead of embedded storage (or NEWSAGG_DATABASE_URL)
+  --output FILE         write the OPML to FILE instead of standard output
+
+Exit status: 0 done; 1 the database or the output file cannot be used; 2 wrong arguments.`;
 const PAGE = 1000;
 
 /** All publishers as OPML entries, read in keyset pages. */
@@ -28,7 +41,7 @@ export async function exportEntries(sql: Sql): Promise<OpmlEntry[]> {
 
 export async function main(argv: string[], io: Io = stdio): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n`);
+    io.out(`${HELP}\n`);
     return 0;
   }
   let output: string | null = null;
@@ -51,7 +64,13 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   } finally {
     await sql.close();
   }
-  if (output) await writeFile(output, xml);
-  else io.out(xml);
+  if (output) {
+    try {
+      await writeFile(output, xml);
+    } catch (err) {
+      io.err(`newsagg export-opml: cannot write ${output}: ${fileProblem(err)}\n`);
+      return 1;
+    }
+  } else io.out(xml);
   return 0;
 }

@@ -3,9 +3,9 @@ import { OpmlInvalidError } from '../actors/publisher/errors.js';
 import { importFeeds, isBroken, type ImportSummary } from '../actors/publisher/import.js';
 import { parseOpml, type OpmlDocument, type OpmlProblem } from '../actors/publisher/opml.js';
 import { newsMigrations } from '../actors/store/migrations.js';
-import { describeError } from '../runtime/errors.js';
 import { migrate } from '../runtime/migrate.js';
 import { openSql } from '../runtime/sql.js';
+import { fileProblem } from './files.js';
 
 /**
  * `newsagg import-opml FILE [--data-dir DIR] [--database-url URL] [--country CC] [--dry-run]
@@ -17,6 +17,27 @@ import { openSql } from '../runtime/sql.js';
  */
 
 const USAGE = `usage: newsagg import-opml FILE|- [--data-dir DIR] [--database-url URL] [--country CC] [--dry-run] [--progress|--no-progress]`;
+
+export const HELP = `${USAGE}
+
+Adds the feeds of an OPML file (- reads standard input) as publishers, into the database a node
+uses. Run it while the node is stopped (embedded storage is locked by a running node), or against
+a running cluster's PostgreSQL: its nodes notice new publishers within 10 seconds. Feeds already
+present, repeated in the file or with a bad URL are listed and skipped, never fatal. Nested
+folders become the publishers' categories.
+
+  --data-dir DIR        the node's data directory, for embedded storage (default ./data,
+                        or NEWSAGG_DATA_DIR)
+  --database-url URL    a PostgreSQL URL instead of embedded storage (or NEWSAGG_DATABASE_URL)
+  --country CC          the ISO 3166-1 country (two letters, e.g. GB) of feeds whose outline
+                        names none; it decides their edition (uk) and helps place their stories
+  --dry-run             read and check the file, store nothing: how many feeds it holds and
+                        which outlines would be skipped
+  --progress            draw a progress bar on stderr (default: only when stderr is a terminal
+                        and the file has 1,000 feeds or more); --no-progress never draws one
+
+Exit status: 0 done; 1 the file cannot be read or is not OPML, or is not well-formed XML and
+nothing could be imported from it; 2 wrong arguments.`;
 /** files with fewer feeds import too fast for a bar to help */
 const PROGRESS_MIN = 1000;
 
@@ -111,7 +132,7 @@ function describeProblem(p: OpmlProblem): string {
 
 export async function main(argv: string[], io: Io = stdio): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n`);
+    io.out(`${HELP}\n`);
     return 0;
   }
   const args = parseArgs(argv, io.env);
@@ -124,7 +145,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     const text = args.file === '-' ? await io.readStdin() : await readFile(args.file, 'utf8');
     doc = parseOpml(text);
   } catch (err) {
-    const msg = err instanceof OpmlInvalidError ? err.message : `cannot read ${args.file}: ${describeError(err)}`;
+    const msg = err instanceof OpmlInvalidError ? err.message : `cannot read ${args.file}: ${fileProblem(err)}`;
     io.err(`newsagg import-opml: ${msg}\n`);
     return 1;
   }

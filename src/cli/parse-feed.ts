@@ -4,6 +4,7 @@ import { FeedParseError } from '../actors/feed/errors.js';
 import { parseFeed } from '../actors/feed/parse.js';
 import { Fetcher } from '../actors/fetch/index.js';
 import { NewsaggError } from '../runtime/errors.js';
+import { fileProblem } from './files.js';
 
 /**
  * `newsagg parse-feed FILE|URL [--base-url URL]`: prints the normalised feed as JSON
@@ -12,6 +13,17 @@ import { NewsaggError } from '../runtime/errors.js';
  */
 
 const USAGE = 'usage: newsagg parse-feed FILE|URL [--base-url URL]';
+
+const HELP = `${USAGE}
+
+Parses one feed (RSS 0.9x/1.0/2.0, Atom 0.3/1.0, JSON Feed, CDF) from a file or an http(s) URL
+and prints it as one JSON document: {"feed": {...}, "entries": [...]} (the README shows the
+shape). Dates are ISO-8601 UTC or null, links absolute, titles plain text.
+
+  --base-url URL        resolve relative links against URL (default: the document's own URL
+                        for a URL, none for a file)
+
+Exit status: 0 parsed; 1 the input cannot be read or is not a feed; 2 wrong arguments.`;
 const USER_AGENT = 'newsagg/0.1 (+https://github.com/newsagg/newsagg; parse-feed)';
 
 interface Io {
@@ -73,8 +85,7 @@ async function load(input: string, baseUrl: string | undefined): Promise<{ body:
     const body = await readFile(path);
     return baseUrl === undefined ? { body } : { body, baseUrl };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new NewsaggError('INPUT_UNREADABLE', `cannot read ${input}: ${code}`, { cause: err });
+    throw new NewsaggError('INPUT_UNREADABLE', `cannot read ${input}: ${fileProblem(err)}`, { cause: err });
   }
 }
 
@@ -82,8 +93,12 @@ async function load(input: string, baseUrl: string | undefined): Promise<{ body:
 export async function main(argv: string[], io: Io = stdio): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === 'string') {
-    io.err(args ? `newsagg parse-feed: ${args}\n${USAGE}\n` : `${USAGE}\n`);
-    return args ? 2 : 0;
+    if (args === '') {
+      io.out(`${HELP}\n`);
+      return 0;
+    }
+    io.err(`newsagg parse-feed: ${args}\n${USAGE}\n`);
+    return 2;
   }
   try {
     const src = await load(args.input, args.baseUrl);

@@ -16,6 +16,21 @@ import { describeError } from '../runtime/errors.js';
 
 const USAGE = 'usage: newsagg process [--input FILE|-] [--output FILE|-]';
 
+const HELP = `${USAGE}
+
+Runs what a node does to new articles (text preparation, exact and near-duplicate dedup, topic,
+region, entities, story clustering) over raw-article JSON lines, in one process with no database,
+and writes one JSON line per input line, in input order. Input lines need url, title and
+published_at; output lines are {id, url, duplicate_of, story_id, category, region, language,
+entities, simhash}. A line that is not a valid article gives {"line", "id", "error"} in its
+place and "line N: CODE: message" on stderr, and the run goes on. The README has both shapes.
+
+  --input FILE|-        read the articles from FILE (default -, standard input)
+  --output FILE|-       write the results to FILE (default -, standard output)
+
+Exit status: 0 every line processed; 1 some lines rejected, or the input cannot be read;
+2 wrong arguments.`;
+
 export interface ProcessIo {
   stdin: Readable;
   stdout: Writable;
@@ -53,7 +68,7 @@ export async function main(argv: string[], io: ProcessIo = defaultIo()): Promise
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     if (args === '') {
-      io.stdout.write(`${USAGE}\n`);
+      io.stdout.write(`${HELP}\n`);
       return 0;
     }
     io.stderr.write(`newsagg process: ${args}\n${USAGE}\n`);

@@ -4,6 +4,23 @@ import { startSimulator } from '../simulator/index.js';
 
 const USAGE = 'usage: newsagg simulate [--publishers N] [--port P] [--host H] [--seed S] [--speed X] [--no-websub]';
 
+const HELP = `${USAGE}
+
+Runs the publisher simulator until Ctrl-C: one local HTTP server playing synthetic news
+publishers (RSS, Atom and JSON feeds with honest ETag and 304s, news sitemaps, wire copies,
+misbehaving sites, a WebSub hub), for demos, tests and benchmarks. It prints its base URL and
+the URL of an OPML file listing every publisher; the list itself is at /_sim/publishers.json.
+
+  --publishers N        how many publishers (default 300)
+  --port P              port to listen on (default 8090; 0 = any free port)
+  --host H              address to bind (default 127.0.0.1)
+  --seed S              the world's seed: the same seed, the same publishers and news (default 1)
+  --speed X             simulated time runs X times faster than the clock (default 1)
+  --no-websub           no WebSub hub: subscribers must poll
+
+A node reaches it with --demo --demo-url URL (see the README on feeding a cluster off-line).
+Exit status: 0 stopped; 1 it could not start (the port is in use); 2 wrong arguments.`;
+
 export interface SimulateIo {
   /** stdout lines (default: process.stdout) */
   out?: (line: string) => void;
@@ -54,7 +71,7 @@ export async function main(argv: string[], io: SimulateIo = {}): Promise<number>
     return 2;
   }
   if (values.help) {
-    out(USAGE);
+    out(HELP);
     return 0;
   }
   let sim;

@@ -41,9 +41,11 @@ export function componentsFor(config: Config): Component[] {
         : '--roles process without ingest needs --nats-url: without NATS the ingest log is in-process and nothing would fill it (add ingest, or give --nats-url)',
     );
   }
-  // one safe fetcher for the node; the demo's simulator runs on loopback, so it may be reached
-  // there (and is ours: no crawl delay), and its hub calls this node back there
-  const fetcher = fetcherComponent(config.demo ? { allowlist: ['127.0.0.1'], crawlDelayMs: 0 } : {});
+  if (config.demoUrl && !config.demo) throw new ConfigError('--demo-url needs --demo (it names the simulator the demo takes its publishers from)');
+  // one safe fetcher for the node; the demo's simulator runs on loopback (or where --demo-url
+  // says), so it may be reached there (and is ours: no crawl delay), and its hub calls this node back
+  const simHost = config.demoUrl ? new URL(config.demoUrl).hostname.replace(/^\[|\]$/g, '') : null;
+  const fetcher = fetcherComponent(config.demo ? { allowlist: ['127.0.0.1', ...(simHost && simHost !== '127.0.0.1' ? [simHost] : [])], crawlDelayMs: 0 } : {});
   const cluster = clusterComponent();
   const out: Component[] = [fetcher, cluster];
   let publishers: PublishersComponent | null = null;
@@ -67,7 +69,7 @@ export function componentsFor(config: Config): Component[] {
       // the catalogue first: it only fills a database that has no publishers at all
       out.push(catalogueComponent(config.catalogue, !!config.opml || config.demo));
       if (config.opml) out.push(opmlComponent(config.opml));
-      if (config.demo) out.push(demoComponent());
+      if (config.demo) out.push(demoComponent(config.demoUrl ? { url: config.demoUrl } : {}));
       publishers = publishersComponent({
         emit: (articles) => ingest.ingest(articles),
         fetcher,

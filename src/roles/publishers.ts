@@ -3,6 +3,7 @@ import { BufferedPublisherStore } from '../actors/publisher/buffered-store.js';
 import { FirstPolls } from '../actors/publisher/first-poll.js';
 import { countedEffects, skippedCounter } from '../actors/publisher/poll-metrics.js';
 import { PollsInFlight } from '../actors/publisher/polls-in-flight.js';
+import { degradedSources, SourceHealth } from '../actors/publisher/source-health.js';
 import type { PolicyConfig } from '../actors/publisher/policy.js';
 import { pooledParse } from '../actors/publisher/pooled-parse.js';
 import { spawnAll, watchUnscheduled } from '../actors/publisher/roster.js';
@@ -67,6 +68,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
   let shards: PublisherShards | null = null;
   let route: Route | null = null;
   let unsubscribe: (() => void) | null = null;
+  let watchHealth: NodeJS.Timeout | null = null;
   const intents = new WebSubIntents();
   let known: KnownPublishers | null = null;
 
@@ -107,11 +109,26 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       const startedAt = Date.now();
       const pastStartUp = () => Date.now() - startedAt > START_UP_MS;
       const polls = new PollsInFlight();
+      // a node whose every source fails says so: /readyz "degraded" (still 200) and one warn line
+      const health = new SourceHealth({ now: Date.now });
+      const verdict = () => degradedSources(health.summary(), n.system.count('publisher'));
+      n.readiness.sources = async () => {
+        const why = verdict();
+        return why === null ? undefined : { degraded: why };
+      };
+      let wasDegraded: string | null = null;
+      watchHealth = setInterval(() => {
+        const why = verdict();
+        if (why !== null && wasDegraded === null) n.log.warn({ sources: health.summary() }, `sources failing: ${why}`);
+        if (why === null && wasDegraded !== null) n.log.info({ sources: health.summary() }, 'sources answering again');
+        wasDegraded = why;
+      }, 2_000);
+      watchHealth.unref();
       const fx = countedEffects(n.metrics, {
         fetch: (req) => f.fetch({ url: req.url, etag: req.etag, lastModified: req.lastModified, ...(req.signal ? { signal: req.signal } : {}) }),
         parse: pooledParse(() => n.tasks),
         emit: (articles) => opts.emit(articles),
-      });
+      }, health);
       const wiring = opts.cluster?.get() ?? null;
       const behaviour = publisherBehaviour({
           // emit resolves once the articles are stored: only then do the feed's validators move on
@@ -182,6 +199,7 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       n.log.info({ publishers: n.system.count('publisher') }, 'publishers started');
     },
     async stop() {
+      if (watchHealth) clearInterval(watchHealth);
       unsubscribe?.();
       stopWatch?.();
       // states the database could not take during an outage get one last try

@@ -11,8 +11,8 @@
  *
  * Layout: sites are path prefixes `/s/{id}/` on one host (home page, feed, `a/{n}-{slug}.html`
  * articles); `/robots.txt` (one file for the host: disallows the `robotsDisallow` sites and lists
- * sitemaps), `/opml.xml`, `/img/{id}-{n}.png` thumbnails, `/hub` (WebSub), `/_sim/stats.json` and
- * `/_sim/truth.json`. With `vhosts: true` every site is its own host `{id}.sim.test:{port}` with its
+ * sitemaps), `/opml.xml`, `/img/{id}-{n}.png` thumbnails, `/hub` (WebSub), `/_sim/stats.json`,
+ * `/_sim/truth.json` and `/_sim/publishers.json` (every publisher as `sim.publishers` lists it). With `vhosts: true` every site is its own host `{id}.sim.test:{port}` with its
  * own robots.txt (resolve with `sim.lookup`). With an injected `now`, the world only moves by
  * `tick`, `publish` and `burst`.
  */
@@ -188,6 +188,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     world, specs, hub, stats, misbehaviour: { ...DEFAULT_MISBEHAVIOUR, ...opts.misbehaviour },
     opmlTitle: `newsagg simulator (seed ${seed}, ${specs.length} publishers)`,
     truthJson: () => JSON.stringify(truth()),
+    // what a node needs to register the publishers as its sources (`start --demo --demo-url`)
+    publishersJson: () => JSON.stringify({ publishers }),
   });
   sim = server;
   const autoMs = opts.autoAdvanceMs ?? (opts.now ? 0 : 1000);

@@ -30,8 +30,9 @@ export interface ServerDeps {
   readonly misbehaviour: MisbehaviourOptions;
   readonly stats: SimStats;
   readonly opmlTitle: string;
-  /** control endpoints under /_sim/ (truth, stats) */
+  /** control endpoints under /_sim/ (truth, stats, the publisher list) */
   readonly truthJson: () => string;
+  readonly publishersJson: () => string;
 }
 
 const SITE_RE = /^\/s\/([a-z0-9]+)\/(.*)$/;
@@ -125,6 +126,7 @@ export class SimServer {
     }
     if (path === '/_sim/stats.json') return this.send(res, 200, 'application/json', JSON.stringify(this.d.stats.snapshot()));
     if (path === '/_sim/truth.json') return this.page(req, res, 'application/json', this.d.truthJson());
+    if (path === '/_sim/publishers.json') return this.send(res, 200, 'application/json', this.d.publishersJson());
     const img = IMG_RE.exec(path);
     if (img) return this.send(res, 200, 'image/png', thumbnailPng(`${img[1]}-${img[2]}`), { 'Cache-Control': 'public, max-age=86400' });
     const site = SITE_RE.exec(path);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
 import { startApi, type ApiHarness } from '../api/harness.js';
+import { catalogueFor, loadCatalogue } from '../../src/actors/publisher/catalogue.js';
 import { QUAKE, chromiumAvailable, launch, seedNewsroom } from './fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -232,6 +233,24 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
     expect(pageErrors).toEqual([]);
   });
 
+  it('For you says which place or name the server does not know, and saves the ones it does', async () => {
+    await fresh();
+    await page.goto(`${api.url}/for-you`);
+    await page.waitForSelector('.interests .add-interest input:not([disabled])');
+    const notice = () => page.textContent('.interests .notice');
+    await page.fill('.add-interest input', 'Atlantis');
+    await page.selectOption('.add-interest select', 'places');
+    await page.click('.add-interest button[type="submit"]');
+    await page.waitForFunction(() => (document.querySelector('.interests .notice')?.textContent ?? '').startsWith('Not saved'));
+    expect(await notice()).toContain('unknown place: follow.places "Atlantis"');
+    expect(await page.locator('.interests .chip.follow').count()).toBe(0);
+    await page.fill('.add-interest input', 'Lisbon');
+    await page.click('.add-interest button[type="submit"]');
+    await page.waitForFunction(() => [...document.querySelectorAll('.interests .chip.follow')].some((c: any) => c.textContent.includes('Lisbon')));
+    expect(await notice()).toContain('Saved');
+    expect(pageErrors).toEqual([]);
+  });
+
   it('the admin page: token kept for the tab, add a feed, import OPML, publisher health', async () => {
     // a publisher that skipped entries on purpose (older than retention) says so under its articles
     await db.sql.query(`UPDATE publishers SET state = '{"skipped": 3}'::jsonb WHERE id = 'qp3'`);
@@ -282,8 +301,17 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
       await page.waitForSelector('.sources-help');
       const text = await page.locator('.sources-help').textContent();
       expect(text).toContain('No stories yet');
-      for (const how of ['admin page', '--admin-token', '--opml', 'newsagg import-opml', '--demo']) expect(text).toContain(how);
+      // the command as it runs after npm ci (no newsagg on the PATH)
+      for (const how of ['admin page', '--admin-token', '--opml', 'npx newsagg import-opml feeds.opml', 'npx newsagg import-opml --help', '--demo']) expect(text).toContain(how);
       if ((await page.evaluate(async () => (await fetch('/v1/catalogue')).status)) === 404) expect(await page.locator('.sources-help .catalogue').count()).toBe(0);
+      else {
+        // the real catalogue: each edition's button says how many publishers it adds (its own and the international ones)
+        await page.waitForSelector('.sources-help .catalogue button[data-region="uk"]');
+        const uk = catalogueFor('uk').length;
+        expect(await page.textContent('.catalogue button[data-region="uk"]')).toBe(`United Kingdom · ${uk} publishers`);
+        expect(uk).toBeGreaterThan(loadCatalogue().filter((e) => e.region === 'uk').length);
+        expect(await page.locator('.sources-status').count()).toBe(0); // no sources yet: nothing to report
+      }
 
       // a node that ships the publisher catalogue (as the readers' branch answers /v1/catalogue): the empty page offers it
       const posted: unknown[] = [];
@@ -292,13 +320,28 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
           posted.push(route.request().postDataJSON());
           return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ added: 41, offered: 45 }) });
         }
-        const editions = [{ region: 'us', publishers: 60 }, { region: 'uk', publishers: 45 }, { region: 'mea', publishers: 0 }, { region: 'global', publishers: 30 }];
-        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ first_run: true, publishers: 0, can_import: true, catalogue: { total: 135, editions } }) });
+        const editions = [{ region: 'us', publishers: 60, adds: 90 }, { region: 'uk', publishers: 45, adds: 75 }, { region: 'mea', publishers: 0, adds: 30 }, { region: 'global', publishers: 30, adds: 30 }];
+        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ first_run: true, publishers: 0, can_import: true, catalogue: { total: 135, editions }, sources }) });
       });
+      let sources: unknown = { total: 0, polled: 0, ok: 0, failing: 0, reasons: [], offline: false };
       await page.reload();
       await page.waitForSelector('.sources-help .catalogue');
       expect(await page.locator('.sources-help').textContent()).toContain('--catalogue us');
-      expect(await page.$$eval('.catalogue button', (els) => els.map((e) => e.textContent))).toEqual(['United States (60)', 'United Kingdom (45)', 'International (30)', 'All (135)']);
+      expect(await page.$$eval('.catalogue button', (els) => els.map((e) => e.textContent))).toEqual(['United States · 90 publishers', 'United Kingdom · 75 publishers', 'International · 30 publishers', 'All · 135 publishers']);
+
+      // sources added on a machine without network: the page says so, and why, instead of only "No stories yet"
+      sources = { total: 149, polled: 149, ok: 0, failing: 149, reasons: [{ reason: 'dns', publishers: 149, message: 'host names do not resolve (no DNS answer): is this machine off-line, or its DNS server unreachable?' }], offline: true };
+      await page.reload();
+      await page.waitForSelector('.sources-status[data-state="offline"]');
+      const status = await page.textContent('.sources-status');
+      expect(status).toContain('This node cannot reach the internet');
+      expect(status).toContain('149 sources are set up, 149 have been tried and none answered');
+      expect(status).toContain('149 sources: host names do not resolve');
+      expect(status).toContain('--demo');
+      sources = { total: 149, polled: 149, ok: 100, failing: 49, reasons: [{ reason: 'http_error', publishers: 49, message: 'the servers answered with an HTTP error' }], offline: false };
+      await page.reload();
+      await page.waitForSelector('.sources-status[data-state="some-failing"]');
+      expect(await page.textContent('.sources-status')).toContain('149 sources: 100 answering, 49 failing');
       await page.click('.catalogue button[data-region="uk"]');
       await page.waitForFunction(() => (document.querySelector('.catalogue .notice')?.textContent ?? '').startsWith('Added 41 of 45 publishers'));
       expect(posted).toEqual([{ region: 'uk' }]);

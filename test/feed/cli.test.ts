@@ -81,7 +81,7 @@ describe('newsagg parse-feed', () => {
 
   it.each([
     ['a page that is not a feed', () => [join(dir, 'page.html')], /^newsagg parse-feed: PARSE_UNSUPPORTED: .+\n$/],
-    ['a missing file', () => [join(dir, 'nope.xml')], /^newsagg parse-feed: INPUT_UNREADABLE: .+ENOENT\n$/],
+    ['a missing file', () => [join(dir, 'nope.xml')], /^newsagg parse-feed: INPUT_UNREADABLE: cannot read .+nope\.xml: no such file\n$/],
     ['an HTTP error', () => [`${origin}/missing.xml`], /^newsagg parse-feed: FETCH_[A-Z_]+: .+\n$/],
   ])('%s → one line on stderr, exit 1', async (_name, args, pattern) => {
     const c = capture();

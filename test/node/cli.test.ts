@@ -64,6 +64,9 @@ describe('newsagg CLI', { timeout: 120_000 }, () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('"msg":"stopped"');
     expect(run.stderr).not.toMatch(/\n\s+at /);
+    // the log is JSON lines on stderr (as the README says); stdout holds the one result line
+    expect(run.stdout).toMatch(/^newsagg listening on http:\/\/\S+\n$/);
+    expect(run.stderr.split('\n').filter(Boolean).every((l) => l.startsWith('{"level":'))).toBe(true);
   }, PGLITE_START_MS);
 
   const oneLineFailures: [string, string[], RegExp][] = [

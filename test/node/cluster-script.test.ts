@@ -64,6 +64,31 @@ describe('npm run cluster', { timeout: 240_000 }, () => {
     }
   });
 
+  it('-- --demo feeds the cluster from one shared simulator: each publisher once', async () => {
+    const db = await scratchPostgres();
+    dbs.push(db);
+    const dir = mkdtempSync(join(tmpdir(), 'newsagg-cluster-'));
+    dirs.push(dir);
+    const prefix = uniquePrefix('cd');
+    // the form the issue tried: --demo meant for every node, after the script's own options
+    const c = run(['--nodes', '2', '--base-port', '0', '--database-url', db.url!, '--nats-url', SHARED_NATS_URL, '--nats-prefix', prefix, '--redis-prefix', `${prefix}:`,
+      '--data-dir', dir, '--node-prefix', prefix, '--', '--demo', '--workers', '1', '--log-level', 'warn']);
+    try {
+      await until(() => c.out().includes('Ctrl-C stops every node.') || c.child.exitCode !== null, 'the cluster to be ready', 200_000, 100);
+      const sim = /one publisher simulator for every node at (http:\/\/\S+) \(300 publishers/.exec(c.out());
+      expect(sim, c.out()).not.toBeNull();
+      const { rows } = await db.sql.query<{ n: number; names: number; origins: number }>(
+        `SELECT count(*)::int AS n, count(DISTINCT name)::int AS names, count(DISTINCT substring(feed_url from '^https?://[^/]+'))::int AS origins FROM publishers`,
+      );
+      expect(rows[0]).toEqual({ n: 300, names: 300, origins: 1 });
+      expect((await db.sql.query<{ u: string }>('SELECT feed_url AS u FROM publishers LIMIT 1')).rows[0]!.u.startsWith(sim![1]!)).toBe(true);
+      c.child.kill('SIGINT');
+      expect(await c.done).toBe(0);
+    } finally {
+      if (c.child.exitCode === null) c.child.kill('SIGKILL');
+    }
+  });
+
   it('stops and exits 1 when a node cannot start, with the node\'s one-line reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'newsagg-cluster-'));
     dirs.push(dir);

@@ -230,6 +230,7 @@ describe('push alerts', { timeout: 60_000 }, () => {
     expect(await bad({ endpoint: ok.endpoint, keys: ok.keys, quiet_hours: { start: '25:00', end: '07:00' } })).toEqual([400, 'invalid_quiet_hours']);
     expect(await bad({ endpoint: ok.endpoint, keys: ok.keys, daily_cap: 11 })).toEqual([400, 'invalid_daily_cap']);
     expect(await bad({ endpoint: ok.endpoint, keys: ok.keys, admin: true })).toEqual([400, 'invalid_body']);
+    expect(await bad({ endpoint: ok.endpoint, keys: ok.keys, places: ['Nowhereville Qqq'] })).toEqual([400, 'unknown_place']);
     const big = await n.call('POST', '/v1/me/push', 'reader-bad-00000001', { endpoint: ok.endpoint, keys: ok.keys, places: ['x'.repeat(9000)] });
     expect(big.status).toBe(413);
     expect((await db.sql.query('SELECT 1 FROM push_subscriptions')).rowCount).toBe(0);

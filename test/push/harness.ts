@@ -89,7 +89,7 @@ export function item(story: string, count: number, over: Partial<FeedItem> = {})
   return {
     article_id: `a-${story}`, story_id: story, title: `Headline of ${story}`, summary: null, thumbnail_url: null, publisher_id: 'p1',
     publisher_name: 'Publisher One', published_at: new Date().toISOString(), source_url: `https://p1.example/${story}`,
-    category: 'world', region: 'us', coverage_count: count, ...over,
+    click_url: `/r/a-${story}`, category: 'world', region: 'us', coverage_count: count, ...over,
   };
 }
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/actors/store/feed-items.js';
-import { catalogueFor, loadCatalogue } from '../../src/actors/publisher/catalogue.js';
+import { catalogueFor, catalogueSummary, loadCatalogue } from '../../src/actors/publisher/catalogue.js';
+import { isPlaceholderName } from '../../src/actors/publisher/name.js';
+import { CatalogueNameError, siteName } from '../../bench/catalogue-names.js';
 import { listPublishers } from '../../src/actors/store/publishers.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import type { Node } from '../../src/node.js';
@@ -30,6 +32,57 @@ describe('the shipped catalogue', () => {
     expect(us.some((e) => e.region === 'us')).toBe(true);
     expect(catalogueFor('all', all)).toHaveLength(all.length);
   });
+
+  it('the summary says what choosing each edition adds (its own and the global ones), not only its own', () => {
+    const global = all.filter((e) => e.region === 'global').length;
+    for (const s of catalogueSummary(all)) {
+      expect(s.adds, s.region).toBe(catalogueFor(s.region, all).length);
+      expect(s.adds).toBe(s.region === 'global' ? global : s.publishers + global);
+    }
+    expect(catalogueSummary(all).find((s) => s.region === 'uk')!.adds).toBeGreaterThan(100);
+  });
+
+  it('names sites, not feeds: no feed words, no generic names, no host names the first poll would replace', () => {
+    const names = all.map((e) => e.name);
+    for (const e of all) {
+      expect(e.name, e.feed_url).not.toMatch(/\brss\b|\bfeed\b|home ?page|top stories|latest (news|headlines|articles)|^www\.|^-|\s[|>]\s/i);
+      expect(e.name.length, e.name).toBeLessThanOrEqual(60);
+      expect(isPlaceholderName(e.name, e.feed_url), `${e.name} is a placeholder for ${e.feed_url}`).toBe(false);
+    }
+    for (const generic of ['TV', 'All News', 'Home Page', 'World', 'Movies', 'Android', 'News', 'España', 'All Content', 'Playbook']) expect(names).not.toContain(generic);
+    // what the issue saw, by feed
+    const named = (url: string) => all.find((e) => e.feed_url === url)?.name;
+    expect(named('https://torontosun.com/category/news/feed')).toBe('Toronto Sun');
+    expect(named('https://www.business-standard.com/rss/home_page_top_stories.rss')).toBe('Business Standard');
+    expect(named('http://pitchfork.com/rss/news')).toBe('Pitchfork');
+    expect(named('https://www.ctvnews.ca/rss/ctvnews-ca-top-stories-public-rss-1.822009')).toBe('CTV News');
+    expect(named('https://www.bleedingcool.com/tv/feed/')).toBe('Bleeding Cool');
+    expect(named('https://www.investing.com/rss/news.rss')).toBe('Investing.com');
+  });
+
+  it.each([
+    ['Toronto Sun - RSS Feed', 'https://torontosun.com/category/news/feed', 'Toronto Sun'],
+    ['Latest News and News Headlines | Daily Telegraph', 'https://www.dailytelegraph.com.au/news/rss', 'Daily Telegraph'],
+    ['BBC Sport - Cricket', 'http://feeds.bbci.co.uk/sport/cricket/rss.xml', 'BBC Sport'],
+    ['Cricket | The Guardian', 'https://www.theguardian.com/sport/cricket/rss', 'The Guardian'],
+    ['Moneycontrol Latest News', 'http://www.moneycontrol.com/rss/latestnews.xml', 'Moneycontrol'],
+    ["Ain't It Cool News Feed", 'https://www.aintitcool.com/node/feed/', "Ain't It Cool News"],
+    ['Sports News - Latest Sports and Football News | Sky News', 'http://feeds.skynews.com/feeds/rss/sports.xml', 'Sky News'],
+    ['National Post', 'https://nationalpost.com/feed/', 'National Post'],
+    ['Top World News- News18.com', 'https://www.news18.com/rss/world.xml', 'News18.com'],
+    ['- The Manila Times', 'https://www.manilatimes.net/rssfeed/', 'The Manila Times'],
+  ])('siteName(%j) is %j', (title, url, want) => {
+    expect(siteName(title, url)).toBe(want);
+  });
+
+  it.each([
+    ['Home Page', 'https://unknown.example/rss'],
+    ['TV', 'https://unknown.example/tv/feed'],
+    ['www.unknown.example', 'https://www.unknown.example/feed'],
+    ['Latest News | Top Stories', 'https://unknown.example/rss'],
+  ])('a title that names no site (%j) fails the build instead of shipping', (title, url) => {
+    expect(() => siteName(title, url)).toThrow(CatalogueNameError);
+  });
 });
 
 describe('first run', () => {
@@ -50,7 +103,8 @@ describe('first run', () => {
     const before = await api.get('/v1/catalogue');
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ first_run: true, publishers: 0, can_import: true, catalogue: { total: loadCatalogue().length } });
-    expect(before.body.catalogue.editions).toContainEqual({ region: 'uk', publishers: expect.any(Number) });
+    expect(before.body.catalogue.editions).toContainEqual({ region: 'uk', publishers: expect.any(Number), adds: catalogueFor('uk').length });
+    expect(before.body.sources).toEqual({ total: 0, polled: 0, ok: 0, failing: 0, reasons: [], offline: false });
     expect(validate(before.body, { $ref: '#/components/schemas/Catalogue' })).toEqual([]);
 
     expect((await post('{"region":"mars"}')).body.error.code).toBe('invalid_region');

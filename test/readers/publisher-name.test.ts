@@ -17,6 +17,10 @@ describe('publisher names', () => {
     ['127.0.0.1', 'http://127.0.0.1:8123/feed', true],
     ['Example Daily', 'https://www.example.com/rss', false],
     ['Scroll.in', 'https://feeds.feedburner.com/x', false],
+    // a brand's own spelling of its host was chosen; all capitals were not
+    ['Investing.com', 'https://www.investing.com/rss/news.rss', false],
+    ['GSMArena.com', 'https://www.gsmarena.com/rss.php3', false],
+    ['https://www.Example.com/', 'https://www.example.com/rss', true],
   ])('%j is a placeholder for %s: %s', (name, url, want) => {
     expect(isPlaceholderName(name, url)).toBe(want);
   });

@@ -5,7 +5,7 @@ import type { StorySignals } from '../../src/actors/store/stories.js';
 import { normalizeAddress, TrustedProxies } from '../../src/api/client-address.js';
 import { buildPool, coverage, logFreshness } from '../../src/api/personal/pool.js';
 import { personalOrder, personalPages } from '../../src/api/personal/rank.js';
-import { cookieValue, readerIdOf, readerOf } from '../../src/api/readers/identity.js';
+import { cookieValue, readerIdOf, readerIfAny, readerOf } from '../../src/api/readers/identity.js';
 import type { Request } from '../../src/api/reply.js';
 import { MAX_ENTRIES, MAX_PER_LIST, parseInterests } from '../../src/api/readers/interests.js';
 import { compileProfile, placeKeys } from '../../src/api/readers/profile.js';
@@ -48,11 +48,16 @@ describe('reader identity', () => {
     const req = (authorization?: string, cookie?: string) => ({ header: (n: string) => (n === 'authorization' ? authorization : n === 'cookie' ? cookie : undefined) }) as unknown as Request;
     const tok = 'client-token-0123456789abcdef';
     for (const auth of [`Bearer ${tok}`, `bearer ${tok}`, `BEARER   ${tok}`, `Bearer ${tok}  `, `Bearer\t${tok}`]) expect(readerOf(req(auth))).toEqual({ id: readerIdOf(tok), from: 'token' });
-    // not a token: the cookie decides (or nobody)
+    // not a token: a 401 naming the problem, never another reader (the cookie's, or a new one) in its place
     for (const auth of [`Bearer ${tok} extra`, `Bearer short`, `Basic ${tok}`, `Bearer ${tok};x`, `Bearer`, `Bearer `]) {
-      expect(readerOf(req(auth))).toBeNull();
-      expect(readerOf(req(auth, `newsagg_reader=${'c'.repeat(22)}`))).toEqual({ id: readerIdOf('c'.repeat(22)), from: 'cookie' });
+      for (const cookie of [undefined, `newsagg_reader=${'c'.repeat(22)}`]) {
+        expect(() => readerOf(req(auth, cookie)), auth).toThrow(expect.objectContaining({ status: 401, code: 'invalid_token' }));
+        expect(readerIfAny(req(auth, cookie))).toBeNull();
+      }
     }
+    // no Authorization header: the cookie decides (a malformed one is nobody)
+    expect(readerOf(req(undefined, `newsagg_reader=${'c'.repeat(22)}`))).toEqual({ id: readerIdOf('c'.repeat(22)), from: 'cookie' });
+    expect(readerOf(req(undefined, 'newsagg_reader=bad'))).toBeNull();
   });
   it('the id is SHA-256 of "newsagg-reader\\0" + token (ids are stored: the derivation must never change)', async () => {
     const { createHash } = await import('node:crypto');
@@ -139,7 +144,7 @@ describe('compileProfile', () => {
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 function story(id: string, publisher: string, category: string, minutesAgo: number): CachedStory {
   return {
-    item: { article_id: `a-${id}`, story_id: id, title: id, summary: null, thumbnail_url: null, publisher_id: publisher, publisher_name: publisher, published_at: new Date(NOW - minutesAgo * 60_000).toISOString(), source_url: `https://x/${id}`, category, region: 'us', coverage_count: 1 },
+    item: { article_id: `a-${id}`, story_id: id, title: id, summary: null, thumbnail_url: null, publisher_id: publisher, publisher_name: publisher, published_at: new Date(NOW - minutesAgo * 60_000).toISOString(), source_url: `https://x/${id}`, click_url: `/r/a-${id}`, category, region: 'us', coverage_count: 1 },
     publisher_id: publisher, score: 0, regions: ['us'],
   };
 }
@@ -151,7 +156,7 @@ describe('personal ranking', () => {
   const stories = [story('s1', 'p1', 'world', 10), story('s2', 'p2', 'sports', 20), story('s3', 'p3', 'science', 30), story('s4', 'p1', 'sports', 40)];
   const sigs = [signals('s1', 10), signals('s2', 20, ['ferrari']), signals('s3', 30), signals('s4', 40, ['ferrari'])];
   const pool = (breaking: string[] = [], authority: Record<string, number> = {}) =>
-    buildPool({ id: 'snap', ids: ['s1', 's2', 's3', 's4', 'gone'], stories, signals: sigs, authority: (p) => authority[p], breaking: new Set(breaking), now: NOW });
+    buildPool({ id: 'snap', ids: ['s1', 's2', 's3', 's4', 'gone'], stories, signals: sigs, authority: (p) => authority[p], breaking: new Set(breaking), now: NOW, region: 'global' });
   const ids = (p: ReturnType<typeof pool>, order: number[]) => order.map((i) => p.candidates[i]!.id);
   const profile = (follow: unknown, hide: unknown = {}) => compileProfile('r', { follow, hide, history: [], history_size: 0 });
 
@@ -180,7 +185,7 @@ describe('personal ranking', () => {
   });
   it('diversity caps a publisher per page over the personalised order', () => {
     const many = Array.from({ length: 8 }, (_, i) => story(`m${i}`, i < 5 ? 'big' : `small${i}`, 'world', i));
-    const p = buildPool({ id: 'x', ids: many.map((s) => s.item.story_id), stories: many, signals: [], authority: () => undefined, breaking: new Set(), now: NOW });
+    const p = buildPool({ id: 'x', ids: many.map((s) => s.item.story_id), stories: many, signals: [], authority: () => undefined, breaking: new Set(), now: NOW, region: 'global' });
     const page = ids(p, personalPages(p, null, { pageSize: 4, maxPerPublisher: 2, minCategories: 0, diversePages: 5 })).slice(0, 4);
     expect(page.filter((id) => Number(id.slice(1)) < 5)).toHaveLength(2);
   });
@@ -313,7 +318,7 @@ describe('fast paths equal their plain forms', () => {
       const sigs = list.map((s) => signals(s.item.story_id, Math.floor(r() * 5000), r() < 0.3 ? [`name${Math.floor(r() * 5)}`] : [], 1 + Math.floor(r() * 9)));
       const ids = list.map((s) => s.item.story_id).concat(r() < 0.3 ? ['gone'] : []);
       const breaking = new Set(list.filter(() => r() < 0.03).map((s) => s.item.story_id));
-      const pool = buildPool({ id: 'p', ids, stories: list, signals: sigs, authority: (p) => (p === 'p1' ? 0.9 : undefined), breaking, now: NOW });
+      const pool = buildPool({ id: 'p', ids, stories: list, signals: sigs, authority: (p) => (p === 'p1' ? 0.9 : undefined), breaking, now: NOW, region: 'global' });
       const follow = { categories: CATS.filter(() => r() < 0.2), publishers: Array.from({ length: 3 }, () => `p${Math.floor(r() * pubs)}`).filter(() => r() < 0.5), entities: r() < 0.5 ? ['name1'] : [] };
       const hide = { publishers: r() < 0.3 ? [`p${Math.floor(r() * pubs)}`].filter((p) => !follow.publishers.includes(p)) : [], categories: r() < 0.2 ? CATS.filter((c) => !follow.categories.includes(c)).slice(0, 1) : [] };
       const history = Array.from({ length: Math.floor(r() * 6) }, () => ({ publisher_id: `p${Math.floor(r() * pubs)}`, category: CATS[Math.floor(r() * CATS.length)]!, entities: ['name2'] }));
@@ -342,7 +347,7 @@ describe('fast paths equal their plain forms', () => {
       for (const s of list) if (r() < 0.05) s.item.category = null;
       const sigs = list.map((s) => signals(s.item.story_id, Math.floor(r() * 5000), r() < 0.3 ? [`name${Math.floor(r() * 5)}`] : [], 1 + Math.floor(r() * 9)));
       const breaking = new Set(list.filter(() => r() < 0.03).map((s) => s.item.story_id));
-      const pool = buildPool({ id: 'p', ids: list.map((s) => s.item.story_id), stories: list, signals: sigs, authority: () => undefined, breaking, now: NOW });
+      const pool = buildPool({ id: 'p', ids: list.map((s) => s.item.story_id), stories: list, signals: sigs, authority: () => undefined, breaking, now: NOW, region: 'global' });
       const follow = { categories: CATS.filter(() => r() < 0.2), publishers: [`p${Math.floor(r() * pubs)}`], entities: r() < 0.5 ? ['name1'] : [] };
       const hide = { publishers: r() < 0.3 ? [`p${Math.floor(r() * pubs)}`].filter((p) => !follow.publishers.includes(p)) : [] };
       const p = r() < 0.1 ? null : compileProfile('r', { follow, hide, history: [], history_size: 0 });

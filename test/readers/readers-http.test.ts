@@ -131,7 +131,7 @@ describe('readers over HTTP: /v1/me, for=me, clicks', () => {
 
   it('hidden publishers never appear, on any page', async () => {
     const cookie = readerCookie(await api.get('/v1/me'))!;
-    expect((await put(cookie, { hide: { publishers: ['p3'] }, follow: { entities: ['Nobody'] } })).status).toBe(200);
+    expect((await put(cookie, { hide: { publishers: ['p3'] }, follow: { entities: ['Nairobi'] } })).status).toBe(200);
     const seen = await allPages({ cookie });
     const byPublisher = new Map((await api.get('/v1/feed?limit=50')).body.items.map((i: { story_id: string; publisher_name: string }) => [i.story_id, i.publisher_name]));
     expect(seen.length).toBe(48); // 56 stories, 8 of them p3's
@@ -174,7 +174,7 @@ describe('readers over HTTP: /v1/me, for=me, clicks', () => {
     const first = await api.get('/v1/me');
     const cookie = readerCookie(first)!;
     const id = first.body.reader_id as string;
-    await put(cookie, { follow: { entities: ['Mars'] }, hide: { categories: ['sports'] } });
+    await put(cookie, { follow: { entities: ['Federal Reserve'] }, hide: { categories: ['sports'] } });
     const article = (await api.get('/v1/feed?limit=1')).body.items[0].article_id;
     await api.get(`/r/${article}`, { cookie });
     const count = async () => (await db.sql.query<{ n: number }>('SELECT (SELECT count(*) FROM readers WHERE id = $1) + (SELECT count(*) FROM clicks WHERE reader = $1) AS n', [id])).rows[0]!.n;

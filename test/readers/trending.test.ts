@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertArticles, type ArticleRow } from '../../src/actors/store/articles.js';
 import { publishStories } from '../../src/actors/store/feed-cache.js';
-import { storyScore, toCachedStory } from '../../src/actors/store/feed-items.js';
+import { storyScore, toCachedStory, type CachedStory } from '../../src/actors/store/feed-items.js';
 import { addPublishers } from '../../src/actors/store/publishers.js';
 import { upsertStories, type StoryRow } from '../../src/actors/store/stories.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
@@ -89,5 +89,48 @@ describe('trending', () => {
     expect((await api.get('/v1/trending?region=mars')).body.error.code).toBe('invalid_region');
     expect((await api.get('/v1/trending?limit=51')).body.error.code).toBe('invalid_limit');
     expect((await api.get('/v1/trending?q=x')).body.error.code).toBe('unknown_parameter');
+  });
+});
+
+describe('trending follows the cards', () => {
+  let db: TestDb;
+  let api: ApiHarness;
+  const cache = new MemoryCache();
+
+  beforeAll(async () => {
+    db = await scratchPostgres();
+    await addPublishers(db.sql, ['a', 'b', 'c', 'd'].map((p) => ({ id: p, name: p, feed_url: `https://${p}.example/feed` })));
+    // an empty node: the first recomputation finds nothing; the interval alone would wait an hour
+    api = await startApi(db.sql, cache, { now: () => NOW }, { trendingIntervalMs: 3_600_000, trendingMinGapMs: 0 });
+    await api.readers.trending.recompute();
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await db?.cleanup();
+  });
+
+  const trending = async (): Promise<{ story_id: string; coverage_count: number }[]> => (await api.get('/v1/trending')).body.items;
+
+  it('fills as soon as the first stories are written, not an interval later', async () => {
+    expect(await trending()).toEqual([]);
+    // the store writes a story and announces it (the invalidation event every API node hears)
+    await seedStory(db, cache, 'first', 'us', ['a', 'b', 'c'].map((p, i) => ({ publisher: p, minutesAgo: 5 + i })));
+    let items: { story_id: string }[] = [];
+    for (let i = 0; i < 200 && items.length === 0; i++) {
+      items = await trending();
+      if (items.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(items.map((i) => i.story_id)).toEqual(['first']);
+  });
+
+  it('shows the coverage count the story\'s card shows, also right after the story grew', async () => {
+    const card = async () => ((await api.get('/v1/feed')).body.items as { story_id: string; coverage_count: number }[]).find((i) => i.story_id === 'first')!;
+    expect((await trending())[0]!.coverage_count).toBe((await card()).coverage_count);
+    // the story grows from 3 to 28 articles: its cache entry is written again and announced
+    const [raw] = await cache.mget(['story:first']);
+    const entry = JSON.parse(raw!) as CachedStory;
+    await publishStories(cache, [{ ...entry, item: { ...entry.item, coverage_count: 28 } }]);
+    expect((await card()).coverage_count).toBe(28);
+    expect((await trending())[0]!.coverage_count).toBe(28);
   });
 });

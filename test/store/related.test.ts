@@ -26,7 +26,7 @@ describe('pickRelated', () => {
 
   it('shows headlines as readers see them: without wire slugs or their own masthead', () => {
     expect(pickRelated(lead, [c('a1', 'p1', 'UPDATE 2-Traffic flows again | Pub p1')])).toEqual([
-      { article_id: 'a1', title: 'Traffic flows again', publisher_name: 'Pub p1' },
+      { article_id: 'a1', title: 'Traffic flows again', publisher_name: 'Pub p1', click_url: '/r/a1' },
     ]);
   });
 });
@@ -77,9 +77,9 @@ describe.each(databases)('headlines of other publishers on %s', (_name, open) =>
     const lead = { ...art('lead', 'p0', 'Bridge reopens after repairs', 0), publisher_name: 'Pub p0' };
     const [withHeadlines, alone] = await withRelated(db.sql, [toCachedStory(story, lead), toCachedStory(single, { ...art('solo-lead', 'p1', 'A story of one article', 5), publisher_name: 'Pub p1' })]);
     expect(withHeadlines!.item.related).toEqual([
-      { article_id: 'p1-new', title: 'Commuters return to the bridge', publisher_name: 'Pub p1' },
-      { article_id: 'p4', title: 'Mayor cuts the ribbon', publisher_name: 'Pub p4' },
-      { article_id: 'p5', title: 'Traffic returns to normal', publisher_name: 'Pub p5' },
+      { article_id: 'p1-new', title: 'Commuters return to the bridge', publisher_name: 'Pub p1', click_url: '/r/p1-new' },
+      { article_id: 'p4', title: 'Mayor cuts the ribbon', publisher_name: 'Pub p4', click_url: '/r/p4' },
+      { article_id: 'p5', title: 'Traffic returns to normal', publisher_name: 'Pub p5', click_url: '/r/p5' },
     ]);
     expect(alone!.item.related).toBeUndefined();
   });

@@ -64,7 +64,7 @@ describe('feed cache', () => {
     const cache = new MemoryCache();
     const item = (id: string, region: string) => ({
       article_id: `a-${id}`, story_id: id, title: id, summary: null, thumbnail_url: null, publisher_id: 'p', publisher_name: 'P', published_at: '2026-05-02T12:00:00Z',
-      source_url: 'https://p.example/', category: 'sports', region, coverage_count: 3,
+      source_url: 'https://p.example/', click_url: `/r/a-${id}`, category: 'sports', region, coverage_count: 3,
     });
     await publishStories(cache, [
       { item: item('home', 'uk'), publisher_id: 'p1', score: 10, regions: ['uk'], home_regions: ['uk'] },

@@ -42,9 +42,12 @@ export function catalogueFor(choice: string, entries: readonly CatalogueEntry[] 
   return entries.filter((e) => e.region === choice || e.region === 'global');
 }
 
-/** Feeds per edition (each edition counted on its own, without the global ones). */
-export function catalogueSummary(entries: readonly CatalogueEntry[] = loadCatalogue()): { region: string; publishers: number }[] {
-  return EDITIONS.map((region) => ({ region, publishers: entries.filter((e) => e.region === region).length }));
+/**
+ * Feeds per edition: `publishers` its own, `adds` what choosing it adds (its own plus the global
+ * ones, as catalogueFor gives them): what a button offering the edition must say.
+ */
+export function catalogueSummary(entries: readonly CatalogueEntry[] = loadCatalogue()): { region: string; publishers: number; adds: number }[] {
+  return EDITIONS.map((region) => ({ region, publishers: entries.filter((e) => e.region === region).length, adds: catalogueFor(region, entries).length }));
 }
 
 /** Adds a choice's feeds as publishers (existing feed URLs are left alone); returns the ids added. */

@@ -5,10 +5,16 @@
  * poll, while a name someone chose is never overwritten.
  */
 
-/** True when `name` says nothing the feed URL does not: empty, the URL itself, or its host (with or without www.). */
+/**
+ * True when `name` says nothing the feed URL does not: empty, the URL itself, or its host (with
+ * or without www.) in any case, unless written in a brand's mixed case ("Investing.com",
+ * "GSMArena.com" for the sites of those hosts: someone chose that spelling; all capitals do not count).
+ */
 export function isPlaceholderName(name: string, feedUrl: string): boolean {
-  const n = name.trim().toLowerCase().replace(/\/+$/, '');
+  const trimmed = name.trim();
+  const n = trimmed.toLowerCase().replace(/\/+$/, '');
   if (n === '') return true;
+  if (/\p{Lu}/u.test(trimmed) && /\p{Ll}/u.test(trimmed) && !/^https?:\/\//i.test(trimmed)) return false;
   let host: string;
   try {
     host = new URL(feedUrl).hostname.toLowerCase();

@@ -1,4 +1,5 @@
 import type { Metrics } from '../../runtime/metrics.js';
+import type { SourceHealth } from './source-health.js';
 import type { SkipReason } from './entries.js';
 import type { EmitFn, FetchFn, ParseFn } from './types.js';
 
@@ -7,9 +8,10 @@ import type { EmitFn, FetchFn, ParseFn } from './types.js';
  * every actor: `newsagg_publisher_polls_total{outcome}` (ok, not_modified, error),
  * `newsagg_publisher_parse_errors_total` and `newsagg_publisher_entries_total` (new entries put
  * into the ingest log, polled or pushed). A fetch aborted because its publisher moved to another
- * node is no outcome of the feed's and is not counted.
+ * node is no outcome of the feed's and is not counted. With `health`, each poll's outcome is also
+ * kept per feed (source-health.ts: does every source of this node fail?).
  */
-export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: ParseFn; emit: EmitFn }): { fetch: FetchFn; parse: ParseFn; emit: EmitFn } {
+export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: ParseFn; emit: EmitFn }, health?: SourceHealth): { fetch: FetchFn; parse: ParseFn; emit: EmitFn } {
   const polls = metrics.counter('newsagg_publisher_polls_total', 'Feed polls by outcome (ok, not_modified, error)', ['outcome']);
   const parseErrors = metrics.counter('newsagg_publisher_parse_errors_total', 'Feed documents (polled or pushed) that could not be parsed');
   const entries = metrics.counter('newsagg_publisher_entries_total', 'New feed entries put into the ingest log');
@@ -18,9 +20,13 @@ export function countedEffects(metrics: Metrics, fx: { fetch: FetchFn; parse: Pa
       try {
         const r = await fx.fetch(req);
         polls.inc({ outcome: r.notModified || r.status === 304 ? 'not_modified' : 'ok' });
+        health?.polled(req.url, null);
         return r;
       } catch (err) {
-        if (!req.signal?.aborted) polls.inc({ outcome: 'error' });
+        if (!req.signal?.aborted) {
+          polls.inc({ outcome: 'error' });
+          health?.polled(req.url, err);
+        }
         throw err;
       }
     },

@@ -11,6 +11,8 @@ export interface RelatedHeadline {
   article_id: string;
   title: string;
   publisher_name: string;
+  /** `/r/{article_id}`: records the click, then redirects to the publisher (absent in entries cached by an older version) */
+  click_url?: string;
 }
 
 /** One feed entry: a story shown through its lead article (DESIGN §6). */
@@ -24,9 +26,16 @@ export interface FeedItem {
   publisher_name: string;
   published_at: string;
   source_url: string;
+  /** `/r/{article_id}`: records the click, then redirects to source_url (every article view carries it) */
+  click_url: string;
   category: string | null;
   /** a second category of the story (see storySecondaryCategory); absent in entries cached before it existed */
   secondary_category?: string | null;
+  /**
+   * The edition the item is listed under (a feed, trending or breaking list of one edition), or
+   * the story's home edition where the list spans editions (global); never the lead publisher's
+   * country (see listedItem).
+   */
   region: string | null;
   coverage_count: number;
   /**
@@ -96,9 +105,10 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
       publisher_name: lead.publisher_name,
       published_at: lead.published_at,
       source_url: lead.url,
+      click_url: clickUrl(lead.id),
       category: story.category ?? lead.category,
       secondary_category: storySecondaryCategory(story.category, lead),
-      region: lead.region,
+      region: homeEdition(story),
       coverage_count: story.article_count,
     },
     publisher_id: lead.publisher_id,
@@ -106,6 +116,44 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
     regions: story.regions,
     home_regions: story.home_regions ?? [],
   };
+}
+
+/** The tracked link of an article: `/r/{id}` records the click and redirects to the publisher. */
+export function clickUrl(articleId: string): string {
+  return `/r/${encodeURIComponent(articleId)}`;
+}
+
+/**
+ * The edition a story is at home in: where it happened (its first home edition), else the first
+ * edition carrying it, else `global` (a story no edition claims is listed in the global feeds only).
+ */
+export function homeEdition(s: { regions: readonly string[]; home_regions?: readonly string[] | null }): string {
+  return s.home_regions?.find((r) => r !== 'global') ?? s.regions.find((r) => r !== 'global') ?? 'global';
+}
+
+/**
+ * A story's item as a list of `region` shows it: `region` names that edition, or, in a list
+ * spanning every edition (`global`), the story's home edition. The cached item is returned as it
+ * is when it already says so (no copy on the hot path).
+ */
+export function listedItem(s: Pick<CachedStory, 'item' | 'regions' | 'home_regions'>, region: string): FeedItem {
+  const want = region === 'global' ? homeEdition(s) : region;
+  return s.item.region === want ? s.item : { ...s.item, region: want };
+}
+
+/**
+ * A cache entry as readers may be handed it: entries written by an older version get what items
+ * carry now (publisher_id, click_url, related click URLs, the edition as region). Mutates and
+ * returns the entry.
+ */
+export function upgradeCachedStory(s: CachedStory): CachedStory {
+  const it = s.item;
+  it.publisher_id ??= s.publisher_id;
+  it.click_url ??= clickUrl(it.article_id);
+  if (it.related) for (const r of it.related) r.click_url ??= clickUrl(r.article_id);
+  // before items carried their edition, region was the lead article's (its publisher's country)
+  it.region = homeEdition(s);
+  return s;
 }
 
 /**
@@ -158,7 +206,7 @@ export function pickRelated(lead: Pick<FeedItem, 'article_id' | 'publisher_id' |
     if (key === '' || titles.has(key)) continue;
     publishers.add(c.publisher_id);
     titles.add(key);
-    out.push({ article_id: c.id, title, publisher_name: c.publisher_name });
+    out.push({ article_id: c.id, title, publisher_name: c.publisher_name, click_url: clickUrl(c.id) });
   }
   return out;
 }

@@ -136,6 +136,43 @@ export async function savePublisherState(sql: Sql, id: string, state: Record<str
   );
 }
 
+/** How the stored publishers fare: how many, polled, answering, failing; failing ones by reason. */
+export interface PublisherHealthCounts {
+  total: number;
+  polled: number;
+  /** last poll answered (consecutive_failures = 0 after a success) */
+  ok: number;
+  failing: number;
+  /** failing publishers by the first pattern their last error matches (`other` when none) */
+  byReason: Map<string, number>;
+}
+
+/**
+ * One pass over the publishers table: its polling counts, and the failing publishers grouped by
+ * the first of `patterns` (case-insensitive regular expressions) their last error matches.
+ */
+export async function publisherHealth(sql: Sql, patterns: readonly { reason: string; pattern: string }[]): Promise<PublisherHealthCounts> {
+  const { rows } = await sql.query<{ reason: string | null; total: number; polled: number; ok: number; failing: number }>(
+    `SELECT CASE WHEN consecutive_failures = 0 THEN NULL
+                 ELSE COALESCE((SELECT p.reason FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS p(reason, pattern, i)
+                                 WHERE COALESCE(circuit_reason, '') ~* p.pattern ORDER BY p.i LIMIT 1), 'other') END AS reason,
+            count(*)::int AS total, count(last_polled_at)::int AS polled,
+            count(*) FILTER (WHERE consecutive_failures = 0 AND last_success_at IS NOT NULL)::int AS ok,
+            count(*) FILTER (WHERE consecutive_failures > 0)::int AS failing
+       FROM publishers GROUP BY 1`,
+    [patterns.map((p) => p.reason), patterns.map((p) => p.pattern)],
+  );
+  const out: PublisherHealthCounts = { total: 0, polled: 0, ok: 0, failing: 0, byReason: new Map() };
+  for (const r of rows) {
+    out.total += r.total;
+    out.polled += r.polled;
+    out.ok += r.ok;
+    out.failing += r.failing;
+    if (r.reason !== null) out.byReason.set(r.reason, r.failing);
+  }
+  return out;
+}
+
 /** Names of these publishers by id (those that exist). */
 export async function publisherNames(sql: Sql, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();

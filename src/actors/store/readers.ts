@@ -47,6 +47,22 @@ export async function loadReaders(sql: Sql, ids: readonly string[], historyLimit
   return out;
 }
 
+/**
+ * Which of these entity keys (lower-case names, as stories keep them) the newest `recent` stories
+ * name: one index walk by update time, and each row's names unnested only when it has one of
+ * them (`?|`), so the cost is bounded whatever the table holds.
+ */
+export async function knownEntityKeys(sql: Sql, keys: readonly string[], recent: number): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const { rows } = await sql.query<{ k: string }>(
+    `SELECT DISTINCT e.k FROM (SELECT entities FROM stories ORDER BY updated_at DESC, id DESC LIMIT $2) s
+       CROSS JOIN LATERAL jsonb_array_elements_text(CASE WHEN jsonb_typeof(s.entities) = 'array' THEN s.entities ELSE '[]'::jsonb END) AS e(k)
+      WHERE s.entities ?| $1::text[] AND e.k = ANY($1::text[])`,
+    [keys, recent],
+  );
+  return new Set(rows.map((r) => r.k));
+}
+
 /** Replaces a reader's interests (creates the reader). */
 export async function saveInterests(sql: Sql, id: string, follow: unknown, hide: unknown): Promise<void> {
   await sql.query(

@@ -1,4 +1,4 @@
-import type { CachedStory } from '../../actors/store/feed-items.js';
+import { listedItem, type CachedStory } from '../../actors/store/feed-items.js';
 import type { StorySignals } from '../../actors/store/stories.js';
 import { DEFAULT_AUTHORITY } from '../../actors/publisher/authority.js';
 
@@ -88,6 +88,8 @@ export interface PoolInput {
   authority: (publisher: string) => number | undefined;
   breaking: ReadonlySet<string>;
   now: number;
+  /** the edition whose snapshot this is: items say so (see listedItem) */
+  region: string;
 }
 
 /** The signal keys a story matches. */
@@ -119,8 +121,9 @@ export function buildPool(input: PoolInput): Pool {
     const updated = sig?.updated_ms ?? Date.parse(s.item.published_at);
     const logBase = logFreshness(updated, input.now) + Math.log2(coverage(sig?.publisher_count ?? 1, sig?.article_count ?? s.item.coverage_count)) + Math.log2(authorityFactor(input.authority(s.publisher_id)));
     const breaking = input.breaking.has(id);
-    const json = Buffer.from(JSON.stringify(s.item), 'utf8');
-    const bare = s.item.related === undefined ? json : Buffer.from(JSON.stringify(withoutRelated(s.item)), 'utf8');
+    const item = listedItem(s, input.region);
+    const json = Buffer.from(JSON.stringify(item), 'utf8');
+    const bare = item.related === undefined ? json : Buffer.from(JSON.stringify(withoutRelated(item)), 'utf8');
     candidates.push({ at, id, publisher: s.publisher_id, category: s.item.category, logBase, baseKey: sortKey(at, breaking, logBase), json, bare, breaking });
     for (const k of storyKeys(s, sig)) {
       let list = postings.get(k);

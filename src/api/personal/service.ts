@@ -3,8 +3,8 @@ import { storySignals } from '../../actors/store/stories.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
-import { InvalidCursorError, type CursorCodec } from '../cursor.js';
-import type { FeedQuery, FeedService } from '../feed.js';
+import { explainCursorScope, InvalidCursorError, type CursorCodec } from '../cursor.js';
+import { feedScopes, type FeedQuery, type FeedService } from '../feed.js';
 import { etagOf } from '../hot-cache.js';
 import type { Profile } from '../readers/profile.js';
 import { buildPool, POOL_MAX, type Candidate, type Pool } from './pool.js';
@@ -87,7 +87,13 @@ export class PersonalFeed {
   page(profile: Profile, q: FeedQuery, writtenAtOnce = false): PersonalPage | Promise<PersonalPage> {
     const scope = `me:${q.region}:${q.category}:${profile.id}`;
     if (q.cursor !== null) {
-      const text = this.o.codec.decodeText(scope, q.cursor);
+      let text: string;
+      try {
+        text = this.o.codec.decodeText(scope, q.cursor);
+      } catch (err) {
+        // this reader's cursor of another edition or topic: say which
+        throw explainCursorScope(err, this.o.codec, q.cursor, feedScopes('me:', `:${profile.id}`, ' (for=me)'));
+      }
       if (text.length < POOL_ID_LENGTH) throw new InvalidCursorError('bad payload');
       const poolId = text.slice(0, POOL_ID_LENGTH);
       const order = decodeOrder(text.slice(POOL_ID_LENGTH));
@@ -196,7 +202,7 @@ export class PersonalFeed {
       this.o.breaking ? this.o.breaking(region).catch(() => NO_BREAKING) : Promise.resolve(NO_BREAKING),
     ]);
     if (id.length !== POOL_ID_LENGTH || !/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`snapshot ids must be ${POOL_ID_LENGTH} base64url characters`);
-    const pool = buildPool({ id, ids, stories, signals, authority: this.o.authority, breaking, now: this.now() });
+    const pool = buildPool({ id, ids, stories, signals, authority: this.o.authority, breaking, now: this.now(), region });
     if (this.byId.size >= POOLS_BY_ID) this.byId.delete(this.byId.keys().next().value!);
     this.byId.set(id, pool);
     return pool;

@@ -1,5 +1,5 @@
 import { hash, randomFillSync } from 'node:crypto';
-import type { Request } from '../reply.js';
+import { HttpError, type Request } from '../reply.js';
 
 /**
  * Who a reader is (DESIGN §6): the bearer of a reader token (`Authorization: Bearer <token>`,
@@ -28,8 +28,31 @@ export function readerIdOf(token: string): string {
   return `r_${hash('sha256', `newsagg-reader\0${token}`, 'base64url').slice(0, 22)}`;
 }
 
-/** The reader a request names (bearer token first, then the cookie), or null. */
+/**
+ * The reader a request names (bearer token first, then the cookie), or null when it names none.
+ * An Authorization header that is not a usable reader token is a 401 `invalid_token` naming what
+ * is wrong with it, never a silent new reader: a client whose token is refused must learn so,
+ * or its interests would go to a stranger and be lost. A malformed cookie (the server never sets
+ * one) counts as none: the caller is given a fresh cookie.
+ */
 export function readerOf(req: Request): Reader | null {
+  const r = identify(req);
+  if (typeof r === 'string') {
+    throw new HttpError(401, 'invalid_token', r, {
+      headers: { 'www-authenticate': `Bearer realm="newsagg-reader", error="invalid_token"`, 'cache-control': 'no-store' },
+    });
+  }
+  return r;
+}
+
+/** `readerOf` for routes that serve anyone (pages, click redirects): a refused token counts as no reader. */
+export function readerIfAny(req: Request): Reader | null {
+  const r = identify(req);
+  return typeof r === 'string' ? null : r;
+}
+
+/** The reader, null for none, or what is wrong with the Authorization header. */
+function identify(req: Request): Reader | null | string {
   const auth = req.header('authorization');
   if (auth !== undefined) {
     // the common form first, without a match object: 'Bearer <token>' (a token has no spaces)
@@ -39,10 +62,30 @@ export function readerOf(req: Request): Reader | null {
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (m && TOKEN.test(m[1]!)) return { id: readerIdOf(m[1]!), from: 'token' };
+    return tokenProblem(auth);
   }
   const cookie = cookieValue(req.header('cookie'), READER_COOKIE);
   if (cookie !== null && TOKEN.test(cookie)) return { id: readerIdOf(cookie), from: 'cookie' };
   return null;
+}
+
+/** What is wrong with an Authorization header that names no reader, in words a client can act on. */
+export function tokenProblem(auth: string): string {
+  const scheme = /^\s*(\S*)/.exec(auth)![1]!;
+  if (scheme.toLowerCase() !== 'bearer') {
+    return `the Authorization header must be "Bearer <reader token>"; it uses ${scheme ? `the scheme "${printable(scheme.slice(0, 20))}"` : 'no scheme'}`;
+  }
+  const token = auth.trim().slice(scheme.length).trim();
+  if (token === '') return 'the Authorization header has no token after "Bearer"';
+  if (/\s/.test(token)) return 'a reader token has no spaces; the Authorization header holds more than one word after "Bearer"';
+  if (token.length < 16 || token.length > 256) return `a reader token is 16 to 256 characters long; this one has ${token.length}`;
+  const bad = [...token].find((c) => !/[A-Za-z0-9._~+/=-]/.test(c))!;
+  return `a reader token may hold only the letters A-Z and a-z, digits and . _ ~ + / = -; this one has "${printable(bad)}"`;
+}
+
+function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f"\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The value of cookie `name` in a Cookie header, or null. */

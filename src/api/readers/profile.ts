@@ -1,4 +1,4 @@
-import { loadGazetteer, phraseKey } from '../../actors/enrich/gazetteer.js';
+import { loadGazetteer, phraseKey, type Place } from '../../actors/enrich/gazetteer.js';
 import type { HistoryClick, StoredReader } from '../../actors/store/readers.js';
 import { keyOf, storedInterests, type Interests } from './interests.js';
 
@@ -45,10 +45,16 @@ function intern(k: string): string {
 /** The signal keys of a followed or hidden place name: the name itself, and its country or area code. */
 export function placeKeys(name: string): string[] {
   const keys = [`e:${keyOf(name)}`];
-  const place = loadGazetteer().phrases.get(phraseKey(name)) ?? loadGazetteer().phrases.get(phraseKey(titleCase(name)));
+  const place = findPlace(name);
   // a city names itself only (following Lyon is not following France)
   if (place && place.kind !== 'city') keys.push(`l:${place.code}`);
   return keys;
+}
+
+/** The gazetteer's place for a name as a reader types it: as written, in Title Case, or (short names) in capitals. */
+export function findPlace(name: string): Place | undefined {
+  const g = loadGazetteer().phrases;
+  return g.get(phraseKey(name)) ?? g.get(phraseKey(titleCase(name))) ?? (name.length <= 5 ? g.get(phraseKey(name.toUpperCase())) : undefined);
 }
 
 function titleCase(s: string): string {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ArticleRow } from '../../actors/store/articles.js';
 import { displayTitle } from '../../actors/store/display-title.js';
+import { clickUrl } from '../../actors/store/feed-items.js';
 import type { Cache } from '../../runtime/cache.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
@@ -107,9 +108,16 @@ export function jsonCached(req: Request, data: unknown, cacheControl: string): R
   return cachedReply(req, body, etagOf(body), cacheControl);
 }
 
-/** The public view of a stored article: no url hash, simhash or internal fields. */
+/**
+ * The public view of a stored article: no url hash, simhash or internal fields. Every article
+ * view shares one core with feed items: `article_id`, `story_id`, `title`, `summary`,
+ * `thumbnail_url`, `publisher_id`, `publisher_name`, `published_at`, `source_url`, `click_url`,
+ * `category`, `secondary_category`, `region`; `id` is kept as the article's id too (older clients).
+ */
 export interface PublicArticle {
   id: string;
+  /** the same as `id`: the name feed, trending and breaking items use */
+  article_id: string;
   story_id: string | null;
   /** the display title (see displayTitle); the stored title keeps what the publisher sent */
   title: string;
@@ -137,6 +145,7 @@ export type PublicSource = Pick<ArticleRow, 'id' | 'story_id' | 'title' | 'snipp
 export function publicArticle(a: PublicSource): PublicArticle {
   return {
     id: a.id,
+    article_id: a.id,
     story_id: a.story_id,
     title: displayTitle(a.title, a.publisher_name),
     summary: a.snippet,
@@ -145,7 +154,7 @@ export function publicArticle(a: PublicSource): PublicArticle {
     publisher_name: a.publisher_name,
     published_at: a.published_at,
     source_url: a.url,
-    click_url: `/r/${encodeURIComponent(a.id)}`,
+    click_url: clickUrl(a.id),
     category: a.category,
     secondary_category: a.secondary_category ?? null,
     region: a.region,

@@ -1,5 +1,6 @@
-import { parseInterests } from '../readers/interests.js';
-import { clearedReaderCookie, newReader, readerOf, type Reader } from '../readers/identity.js';
+import { parseInterests, storedInterests } from '../readers/interests.js';
+import { checkKnownInterests } from '../readers/known.js';
+import { clearedReaderCookie, newReader, readerIfAny, readerOf, type Reader } from '../readers/identity.js';
 import { readQuery } from '../params.js';
 import { HttpError, json, type Handler, type Reply, type Request } from '../reply.js';
 import type { Router } from '../router.js';
@@ -10,10 +11,25 @@ export const ME_BODY_LIMIT = 64 * 1024;
 
 const PRIVATE = { 'cache-control': NO_STORE, vary: 'cookie, authorization' };
 
-/** The calling reader, or a new one with the cookie that makes the caller it. */
+/**
+ * The calling reader, or a new one with the cookie that makes the caller it. A token that names
+ * no reader is a 401 (see readerOf): a refused token never turns into a new reader.
+ */
 export function readerFor(req: Request, deps: Pick<ApiDeps, 'trustProxy'>): { reader: Reader; setCookie: string | null } {
   const r = readerOf(req);
   if (r !== null) return { reader: r, setCookie: null };
+  return newReader(viaHttps(req, deps.trustProxy));
+}
+
+/**
+ * `readerFor` for routes that serve anyone (pages, click redirects): a caller presenting a token
+ * this node refuses gets its answer as nobody (reader null, no cookie: its identity stays its own
+ * business); one presenting nothing becomes a reader as usual.
+ */
+export function readerForAnyone(req: Request, deps: Pick<ApiDeps, 'trustProxy'>): { reader: Reader | null; setCookie: string | null } {
+  const r = readerIfAny(req);
+  if (r !== null) return { reader: r, setCookie: null };
+  if (req.header('authorization') !== undefined) return { reader: null, setCookie: null };
   return newReader(viaHttps(req, deps.trustProxy));
 }
 
@@ -50,6 +66,9 @@ export function registerReaderRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
       readQuery(req.query, []);
       const { reader, setCookie } = readerFor(req, deps);
       const interests = parseInterests(await smallJson(req));
+      // names no one knows are refused (what the reader has already is not asked again)
+      const before = setCookie === null ? await profiles.describe(reader.id) : null;
+      await checkKnownInterests(deps.sql, interests, storedInterests(before?.follow, before?.hide));
       return withCookie(json(await profiles.setInterests(reader.id, interests), 200, PRIVATE), setCookie);
     }),
   );

@@ -3,6 +3,8 @@ import { etagOf } from '../hot-cache.js';
 import { readQuery } from '../params.js';
 import { parsePushBody, PUSH_BODY_LIMIT, type PushDefaults } from '../push/request.js';
 import { readerOf } from '../readers/identity.js';
+import { emptyLists } from '../readers/interests.js';
+import { checkKnownInterests } from '../readers/known.js';
 import { HttpError, json, type Handler, type Request } from '../reply.js';
 import type { Router } from '../router.js';
 import { SERVICE_WORKER_JS } from '../web/service-worker.js';
@@ -44,6 +46,11 @@ export function registerPushRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       readQuery(req.query, []);
       const { reader, setCookie } = readerFor(req, deps);
       const input = parsePushBody(await smallJson(req), push.defaults);
+      // places must name something this node knows, as For you's do (what the reader's subscriptions have already is not asked again)
+      if (input.prefs.places.length > 0) {
+        const had = setCookie === null ? (await push.subscriptions.list(reader.id)).flatMap((s) => s.places) : [];
+        await checkKnownInterests(deps.sql, { follow: { ...emptyLists(), places: input.prefs.places }, hide: emptyLists() }, { follow: { ...emptyLists(), places: had }, hide: emptyLists() });
+      }
       try {
         const { view, created } = await push.subscriptions.subscribe(reader.id, input);
         return withCookie(json(view, created ? 201 : 200, PRIVATE), setCookie);

@@ -6,7 +6,7 @@ import { parseId, readQuery } from '../params.js';
 import { HttpError, type Handler } from '../reply.js';
 import type { Router } from '../router.js';
 import { NO_STORE, type ApiDeps } from './common.js';
-import { readerFor, withCookie } from './me.js';
+import { readerForAnyone, withCookie } from './me.js';
 
 /**
  * `GET /r/:id`: records the click and answers 302 to the article's stored source URL. The target
@@ -23,7 +23,7 @@ export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: 
     wrap(async (req) => {
       readQuery(req.query, []);
       const id = parseId(req.params.id);
-      const { reader, setCookie } = readerFor(req, deps);
+      const { reader, setCookie } = readerForAnyone(req, deps);
       const [a] = await getArticles(deps.sql, [id]);
       if (!a) throw new HttpError(404, 'not_found', 'no such article');
       const target = safeTarget(a.url);
@@ -32,9 +32,10 @@ export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: 
         // A caller that came without a reader (no cookie yet: a script, a crawler, a client that
         // drops cookies) gets one for next time, but its click counts as nobody's: otherwise each
         // cookie-less request would be another distinct reader to trending.
-        const known = setCookie === null;
-        await recordClick(deps.sql, { article_id: a.id, story_id: a.story_id, publisher_id: a.publisher_id, reader: known ? reader.id : null, at: now() });
-        if (known) await deps.profiles?.changed(reader.id);
+        // (A refused reader token is nobody's either: the click never goes to a reader it did not name.)
+        const known = setCookie === null ? reader : null;
+        await recordClick(deps.sql, { article_id: a.id, story_id: a.story_id, publisher_id: a.publisher_id, reader: known?.id ?? null, at: now() });
+        if (known) await deps.profiles?.changed(known.id);
       } catch (err) {
         // a lost click must not cost the reader the article
         log.warn({ err: describeError(err), article_id: a.id }, 'click not recorded');

@@ -1,5 +1,6 @@
 import { CATEGORIES } from '../../actors/store/feed-items.js';
 import { searchArticles } from '../../actors/store/search.js';
+import { explainCursorScope, InvalidCursorError } from '../cursor.js';
 import { HotCache, etagOf, type HotEntry } from '../hot-cache.js';
 import { FEED_REGIONS, parseCursor, parseEnum, parseLimit, parseSearchText, readQuery } from '../params.js';
 import { HttpError, type Handler, type Reply, type Request } from '../reply.js';
@@ -89,10 +90,17 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
       try {
         cur = deps.codec.decode<SearchCursor>(scope, raw);
       } catch (err) {
-        cursorErrorToHttp(err);
+        // the same words with another topic or edition: say which one the cursor belongs to
+        const others: { scope: string; what: string }[] = [];
+        for (const c of [null, ...CATEGORIES]) {
+          for (const r of [null, ...FEED_REGIONS]) {
+            others.push({ scope: `search:${JSON.stringify([q, c, r])}`, what: `this search with ${c === null ? 'no category' : `category=${c}`} and ${r === null ? 'no region' : `region=${r}`}` });
+          }
+        }
+        cursorErrorToHttp(explainCursorScope(err, deps.codec, raw, others));
       }
       if (typeof cur.r !== 'number' || typeof cur.i !== 'string' || typeof cur.n !== 'number') {
-        throw new HttpError(400, 'invalid_cursor', 'The cursor is invalid or expired; start again without one.');
+        cursorErrorToHttp(new InvalidCursorError('malformed'));
       }
       return render(q, category, region, limit, scope, cur).then((body) => cachedReply(req, body, etagOf(body), DETAIL_CACHE));
     }),

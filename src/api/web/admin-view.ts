@@ -9,7 +9,7 @@
  */
 export const ADMIN_JS = String.raw`
 import { CATEGORIES, CATEGORY_LABELS, api, el, problem, relative } from './dom.js?v=__V__';
-import { CATALOGUE_URL, cataloguePicker } from './feed.js?v=__V__';
+import { CATALOGUE_URL, cataloguePicker, sourcesStatus } from './feed.js?v=__V__';
 
 const KEY = 'newsagg_admin_token';
 const token = () => sessionStorage.getItem(KEY) || '';
@@ -96,15 +96,19 @@ export function adminView() {
     el('section', { class: 'panel' }, el('h2', { text: 'Add a source' }), addForm),
     el('section', { class: 'panel' }, el('h2', { text: 'Import OPML' }), opmlForm),
     catalogue);
+  // how the sources fare as a whole (every one failing says so, and why), above the table
+  const summary = el('div', { class: 'sources-summary' });
+  const showSources = (r) => summary.replaceChildren(...(r.ok && r.body && sourcesStatus(r.body.sources) ? [sourcesStatus(r.body.sources)] : []));
   // the shipped catalogue of real publishers, when this node has one
   api(CATALOGUE_URL).then((r) => {
+    showSources(r);
     if (!r.ok || !r.body || !r.body.catalogue) return;
     catalogue.replaceChildren(el('h2', { text: 'Catalogue' }),
       el('p', { class: 'panel-note', text: 'Real publishers shipped with newsagg, by edition (the node needs internet access).' }),
       cataloguePicker(r.body, () => refresh()));
     catalogue.hidden = false;
   });
-  const list = el('section', { class: 'panel wide' }, el('h2', { text: 'Publisher health' }), el('div', { class: 'table-wrap' }, table), more);
+  const list = el('section', { class: 'panel wide' }, el('h2', { text: 'Publisher health' }), summary, el('div', { class: 'table-wrap' }, table), more);
   const node = el('div', { class: 'view admin-view' },
     el('div', { class: 'view-head' }, el('h1', { text: 'Sources' }), el('p', { class: 'sub', text: 'Add feeds and sites, import OPML, and watch every publisher’s polling health.' })),
     el('section', { class: 'panel' }, tokenForm), msg, tools, list);
@@ -159,6 +163,7 @@ export function adminView() {
 
   function refresh() {
     rows.replaceChildren();
+    api(CATALOGUE_URL).then(showSources);
     return load(null);
   }
 
