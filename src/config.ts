@@ -233,6 +233,12 @@ export const options = {
     defaultDoc: '(none)',
     doc: 'on an empty database, add the shipped catalogue of real publishers: an edition (us, uk, eu, apac, latam, mea, global) or all',
   }),
+  askTimeoutSeconds: opt({
+    name: 'ask-timeout-seconds',
+    schema: intIn(1, 86_400),
+    default: 60,
+    doc: 'cluster: longest wait for an answer from the node owning a shard (dedup, stories, a publisher); an ask whose owner leaves, or whose NATS link drops, goes to the new owner at once',
+  }),
   shutdownTimeoutMs: opt({ name: 'shutdown-timeout-ms', schema: intIn(0, 3_600_000), default: 15_000, doc: 'graceful-shutdown budget before the process exits anyway' }),
   breakingWindowMinutes: opt({ name: 'breaking-window-minutes', schema: positive, default: 10, doc: 'breaking news: the sliding window a spike is counted in' }),
   breakingBaselineMinutes: opt({ name: 'breaking-baseline-minutes', schema: positive, default: 60, doc: 'breaking news: the rolling baseline (articles per window) is taken over this long before the window' }),

@@ -1,6 +1,7 @@
 import type { Address, Message } from '../runtime/actor.js';
 import { ActorUnavailableError, describeError } from '../runtime/errors.js';
 import { openCluster, type Cluster } from '../runtime/cluster.js';
+import { Fenced, SqlShardFences } from '../runtime/fence.js';
 import type { ShardHost } from '../runtime/ownership.js';
 import { ShardRoute } from '../runtime/shard-route.js';
 import type { Route } from '../runtime/system.js';
@@ -59,6 +60,17 @@ export function askVia<R, M extends Message = Message>(route: Route, to: Address
   });
 }
 
+/** ask through a route, as a promise of the answer with the fencing token of the shard owner that gave it */
+export function askFenced<R, M extends Message = Message>(route: Route, to: Address, msg: M): Promise<Fenced<R>> {
+  return new Promise<Fenced<R>>((resolve, reject) => {
+    try {
+      route.deliver(to, msg, (err, v, fence) => (err ? reject(err) : resolve(new Fenced(v as R, fence ?? null))));
+    } catch (err) {
+      reject(err as Error);
+    }
+  });
+}
+
 /**
  * The node's place in a cluster: transport, membership (heartbeats), leases and shard
  * ownership over NATS. A node takes the shard kinds its roles run (`ingest`: publisher shards,
@@ -77,7 +89,7 @@ export function clusterComponent(): ClusterComponent {
       if (!node.nats) return;
       const roles = new Set<string>(node.config.roles);
       const takes = [...(roles.has('ingest') ? ['publisher'] : []), ...(roles.has('process') ? ['dedup', 'story'] : [])];
-      const c = await openCluster({ nodeId: node.nodeId, nats: node.nats, kinds: CLUSTER_KINDS, takes, log: node.log });
+      const c = await openCluster({ nodeId: node.nodeId, nats: node.nats, kinds: CLUSTER_KINDS, takes, fences: new SqlShardFences(node.sql), log: node.log });
       cluster = c;
       serveSystem(node.system, c.transport, { here });
       node.ownedShards.track((k) => c.ownership.count(k));
@@ -102,7 +114,8 @@ export function clusterComponent(): ClusterComponent {
           local,
           place: place ? (to) => ({ kind: shardKind, shard: place(to) }) : (to) => ({ kind: shardKind, shard: c.ownership.shardOf(shardKind, to.slice(to.indexOf('/') + 1)) }),
           // a dedup or story ask waits behind the owner's queue of batches; a publisher's for a slow poll
-          askTimeoutMs: 60_000,
+          // (an owner that leaves, or a NATS link that drops, does not make it wait: it is asked anew)
+          askTimeoutMs: node.config.askTimeoutSeconds * 1000,
           readyWaitMs: 30_000,
           log: node.log,
         });

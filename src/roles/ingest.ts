@@ -13,7 +13,7 @@ import { pooledMakeThumbnail } from '../actors/thumbs/task.js';
 import type { ClusterBatchReply, StoryClusterMsg } from '../actors/stories/story-cluster.js';
 import type { JetStreamWorkQueue } from '../runtime/work-queue-nats.js';
 import type { Component, Node } from '../node.js';
-import { askVia, DEDUP_OWNER, type ClusterComponent } from './cluster.js';
+import { askFenced, DEDUP_OWNER, type ClusterComponent } from './cluster.js';
 import type { SharedFetcher } from './fetcher.js';
 import { openIngestLog } from './ingest-log.js';
 
@@ -91,8 +91,9 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
           released: () => sys.stop(STORY_CLUSTER),
         }, () => 0);
         remote = {
-          dedup: { submit: (batch) => askVia<DedupDecision[], DedupOwnerMsg>(dedupRoute, DEDUP_OWNER, { type: 'submit', batch: [...batch] }) },
-          cluster: (items) => askVia<ClusterBatchReply, StoryClusterMsg>(storyRoute, STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg),
+          // answers carry their owner's fencing token: the batch's write is refused if that owner was deposed since
+          dedup: { submit: (batch) => askFenced<DedupDecision[], DedupOwnerMsg>(dedupRoute, DEDUP_OWNER, { type: 'submit', batch: [...batch] }) },
+          cluster: (items) => askFenced<ClusterBatchReply, StoryClusterMsg>(storyRoute, STORY_CLUSTER, { type: 'add-batch', items } satisfies StoryClusterMsg),
         };
       }
       service = await startIngest({

@@ -100,7 +100,12 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
       const f = opts.fetcher.get();
       const configured = cfg.publicUrl ? cfg.publicUrl.replace(/\/$/, '') : null;
       const publicUrl = opts.publicUrl === 'self' ? () => n.url : configured ? () => configured : null;
-      store = new BufferedPublisherStore(new SqlPublisherStore(n.sql, Date.now, Math.random, opts.policy), { log: n.log });
+      const wiring = opts.cluster?.get() ?? null;
+      // in a cluster a state save is refused once the publisher's shard has moved on (fence.ts)
+      const fencing = wiring
+        ? { tokenOf: (id: string) => wiring.cluster.ownership.fence('publisher', wiring.cluster.ownership.shardOf('publisher', id)), log: n.log }
+        : undefined;
+      store = new BufferedPublisherStore(new SqlPublisherStore(n.sql, Date.now, Math.random, opts.policy, fencing), { log: n.log });
       const firstPolls = new FirstPolls({ windowMs: opts.firstPollSpreadMs ?? 20_000, spacingMs: f.crawlDelayMs, random: Math.random });
       // Past its start-up a node spreads first polls (and re-polls of unacknowledged ones) over a
       // few seconds only: what starts then is a feed just added, or the publishers of a shard taken
@@ -129,7 +134,6 @@ export function publishersComponent(opts: PublishersOptions): PublishersComponen
         parse: pooledParse(() => n.tasks),
         emit: (articles) => opts.emit(articles),
       }, health);
-      const wiring = opts.cluster?.get() ?? null;
       const behaviour = publisherBehaviour({
           // emit resolves once the articles are stored: only then do the feed's validators move on
           ...fx,

@@ -1,5 +1,7 @@
-import { LeaseKeeper, MemoryLeaseStore, type LeaseStore } from './lease.js';
+import type { ShardFences } from './fence.js';
+import { LeaseKeeper, type LeaseStore } from './lease.js';
 import { KvLeaseStore } from './lease-kv.js';
+import { MemoryLeaseStore } from './lease-memory.js';
 import { silentLogger, type Logger } from './log.js';
 import { Membership } from './membership.js';
 import type { NatsLink } from './nats-connect.js';
@@ -41,6 +43,11 @@ export interface ClusterOptions {
   leaseTtlMs?: number;
   /** heartbeat period (default 1 s; a silent node is dropped after 3.5 periods) */
   heartbeatMs?: number;
+  /**
+   * where a node that acquires a shard raises its fence before taking it up (server mode; the
+   * database), so decisions of a deposed owner are refused when they are written (fence.ts)
+   */
+  fences?: ShardFences;
   log?: Logger;
 }
 
@@ -57,18 +64,28 @@ export async function openCluster(opts: ClusterOptions): Promise<Cluster> {
     return assemble(opts.nodeId, transport, view, ownership, async () => undefined);
   }
   const link = opts.nats;
-  const transport = new NatsTransport(link.nc, opts.nodeId, { prefix: link.prefix, log });
+  // asks waiting when the link drops are failed at once (their replies are lost): the caller asks again
+  const transport = new NatsTransport(link.nc, opts.nodeId, { prefix: link.prefix, log, onStatus: (fn) => link.onStatus(fn) });
   const membership = new Membership(transport, {
     intervalMs: opts.heartbeatMs ?? 1000,
     log,
     ...(opts.takes ? { kinds: opts.takes } : {}),
   });
   const store: LeaseStore = await KvLeaseStore.open(link.nc, { bucket: `${link.prefix}_leases`, ttlMs });
-  const leases = new LeaseKeeper(store, { holder: `${opts.nodeId}#${membership.incarnation}`, log });
+  const leases = new LeaseKeeper(store, {
+    holder: leaseHolder(opts.nodeId, membership.incarnation),
+    // a key whose holder left the cluster is taken over even when the server fails to expire it
+    holderLive: (holder) => {
+      const h = parseLeaseHolder(holder);
+      return h !== null && membership.isLiveIncarnation(h.node, h.incarnation);
+    },
+    log,
+  });
   const ownership = new ShardOwnership({
     members: membership,
     leases,
     kinds: opts.kinds,
+    ...(opts.fences ? { fences: opts.fences } : {}),
     log,
     // hear the cluster (hello + answers) before taking shards, so a cold start moves nothing
     settleMs: Math.round((opts.heartbeatMs ?? 1000) * 1.5),
@@ -97,4 +114,15 @@ function assemble(nodeId: string, transport: Transport, members: MemberView, own
       await transport.close();
     },
   };
+}
+
+/** How a node process writes itself into a lease: its id and its incarnation. */
+export function leaseHolder(node: string, incarnation: string): string {
+  return `${node}#${incarnation}`;
+}
+
+/** The node and incarnation of a lease holder (null for a value no node wrote). */
+export function parseLeaseHolder(holder: string): { node: string; incarnation: string } | null {
+  const i = holder.lastIndexOf('#');
+  return i > 0 && i < holder.length - 1 ? { node: holder.slice(0, i), incarnation: holder.slice(i + 1) } : null;
 }

@@ -1,7 +1,11 @@
 import type { Message } from './actor.js';
+import type { FenceToken } from './fence.js';
 
-/** Called once with the outcome of an `ask`; plain sends carry none. */
-export type ReplyFn = (err: Error | null, value?: unknown) => void;
+/**
+ * Called once with the outcome of an `ask`; plain sends carry none. An answer from a shard
+ * owner carries the fencing token of its ownership (shard-route.ts, fence.ts).
+ */
+export type ReplyFn = (err: Error | null, value?: unknown, fence?: FenceToken | null) => void;
 
 /** A message in flight to one actor. */
 export interface Envelope {

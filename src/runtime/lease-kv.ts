@@ -18,8 +18,10 @@ export interface KvLeaseStoreOptions {
 
 /**
  * Leases in a JetStream KV bucket: one key per lease, history 1, `max_age` = TTL so the server
- * deletes a key TTL after its last write; creates and renewals are compare-and-set on the key's
- * last sequence (`Nats-Expected-Last-Subject-Sequence`). File storage on purpose: a lease must
+ * deletes a key TTL after its last write; creates, renewals and take-overs are compare-and-set on
+ * the key's last sequence (`Nats-Expected-Last-Subject-Sequence`). A bucket without a max age
+ * (made by hand) keeps keys until deleted: the TTL given here is then the one nodes reason with,
+ * and a gone holder's key is taken over (lease.ts). File storage on purpose: a lease must
  * not vanish early when the server restarts, or a successor could take a key whose holder still
  * counts on it (see the timing argument in `lease.ts`).
  */
@@ -30,6 +32,8 @@ export class KvLeaseStore implements LeaseStore {
   private constructor(
     private readonly kv: KV,
     readonly ttlMs: number,
+    readonly name: string,
+    readonly generation: number,
   ) {}
 
   static async open(nc: NatsConnection, opts: KvLeaseStoreOptions): Promise<KvLeaseStore> {
@@ -38,7 +42,9 @@ export class KvLeaseStore implements LeaseStore {
     // an existing bucket's TTL rules: every node must reason with the TTL the server applies
     const status = await kv.status();
     const ttlMs = status.ttl > 0 ? status.ttl : opts.ttlMs;
-    return new KvLeaseStore(kv, ttlMs);
+    // a bucket made anew (NATS store lost) restarts its revisions: its fencing tokens count after the old ones
+    const created = Date.parse(status.streamInfo?.created ?? '');
+    return new KvLeaseStore(kv, ttlMs, opts.bucket, Number.isFinite(created) ? created : 0);
   }
 
   async create(key: string, holder: string): Promise<number | null> {
@@ -57,6 +63,10 @@ export class KvLeaseStore implements LeaseStore {
       if (casLost(err)) return null;
       throw err;
     }
+  }
+
+  async takeOver(key: string, holder: string, revision: number): Promise<number | null> {
+    return this.renew(key, holder, revision);
   }
 
   async release(key: string, revision: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { monotonicClock, type Clock } from './clock.js';
 import { describeError } from './errors.js';
+import type { FenceToken } from './fence.js';
 import { silentLogger, type Logger } from './log.js';
 
 /**
@@ -23,16 +24,31 @@ import { silentLogger, type Logger } from './log.js';
  *
  * Assumptions, stated: the store's clock is not stepped forward by TTL/2 or more; an action that
  * began while the lease was held (a fetch in flight) may finish after it lapsed, so such actions
- * must be idempotent downstream (ours are), and `revision()` is a fencing token for writes that
- * must be refused from a former holder.
+ * must be idempotent downstream (ours are), and `fence()` is a fencing token for writes that
+ * must be refused from a former holder (fence.ts).
+ *
+ * The store's expiry is not trusted alone: a server that stops applying its max age (seen on
+ * nats-server 2.9.10: a dead node's keys stayed for 6+ minutes) would keep a dead holder's shards
+ * from everyone. So with `holderLive` (membership), a wanted key whose holder is not a live member
+ * and whose revision stays the same for a whole TTL on our clock is *taken over*: a
+ * compare-and-set on that revision. Safe by the argument above: the holder's last write landed
+ * before our first read of that revision, so its deadline (TTL/2 after it sent that write) passed
+ * at least TTL/2 before the take-over; and a holder that is in fact alive and renewing changes
+ * the revision, which starts the wait again.
  */
 export interface LeaseStore {
   /** the TTL the store enforces (ms) */
   readonly ttlMs: number;
+  /** names the store in fencing tokens (the bucket) */
+  readonly name: string;
+  /** the store's creation instant (ms): revisions of a store made anew count after the old one's */
+  readonly generation: number;
   /** take an absent key; its revision, or null when someone holds it */
   create(key: string, holder: string): Promise<number | null>;
   /** extend a key we hold at `revision`; the new revision, or null when it is no longer ours */
   renew(key: string, holder: string, revision: number): Promise<number | null>;
+  /** write over a key still at `revision` (someone else's, gone); the new revision, or null when it moved on */
+  takeOver(key: string, holder: string, revision: number): Promise<number | null>;
   /** give a key up (only if still at `revision`) */
   release(key: string, revision: number): Promise<void>;
   read(key: string): Promise<{ holder: string; revision: number } | null>;
@@ -51,6 +67,11 @@ export interface LeaseKeeperOptions {
   renewEveryMs?: number;
   /** fraction of the TTL a confirmed write lets us hold (default 0.5; must stay well below 1) */
   safety?: number;
+  /**
+   * whether a holder (as written in the store) is a live member; with it, the key of a holder
+   * that is not, unchanged for a TTL, is taken over (see above); without it only expiry frees keys
+   */
+  holderLive?: (holder: string) => boolean;
   log?: Logger;
 }
 
@@ -65,6 +86,10 @@ interface Slot {
   held: boolean;
   /** an operation's outcome is unknown (timed out): the next failure reads the key */
   uncertain: boolean;
+  /** the revision of the write that acquired the key (the fencing token), while held */
+  acquired: number | null;
+  /** someone else's revision seen unchanged, with its holder not live, since this instant */
+  stale: { revision: number; holder: string; since: number } | null;
   op: Promise<void>;
   timer: unknown;
 }
@@ -77,6 +102,7 @@ export class LeaseKeeper {
   private readonly renewEveryMs: number;
   private readonly holdMs: number;
   private readonly log: Logger;
+  private readonly holderLive: ((holder: string) => boolean) | null;
   private readonly slots = new Map<string, Slot>();
   private readonly listeners = new Set<(e: LeaseEvent) => void>();
   private tickTimer: unknown = null;
@@ -96,6 +122,7 @@ export class LeaseKeeper {
     this.renewEveryMs = opts.renewEveryMs ?? Math.max(10, Math.floor(store.ttlMs / 6));
     if (this.renewEveryMs >= this.holdMs) throw new RangeError('renew interval must be shorter than the hold time');
     this.log = opts.log ?? silentLogger;
+    this.holderLive = opts.holderLive ?? null;
   }
 
   /** true while the key is ours: a confirmed write less than TTL x safety ago */
@@ -104,9 +131,16 @@ export class LeaseKeeper {
     return s !== undefined && s.held && s.revision !== null && this.clock.now() < s.deadline;
   }
 
-  /** the revision of our write (a fencing token), or null when not held */
+  /** the revision of our last write, or null when not held */
   revision(key: string): number | null {
     return this.holds(key) ? this.slots.get(key)!.revision : null;
+  }
+
+  /** the fencing token of our acquisition of `key` (fence.ts), or null when not held */
+  fence(key: string): FenceToken | null {
+    const s = this.slots.get(key);
+    if (!s || !this.holds(key) || s.acquired === null) return null;
+    return { key: `${this.store.name}/${key}`, gen: this.store.generation, rev: s.acquired };
   }
 
   /** keys held now */
@@ -123,7 +157,7 @@ export class LeaseKeeper {
   want(key: string): void {
     let s = this.slots.get(key);
     if (!s) {
-      s = { key, wanted: true, revision: null, deadline: 0, held: false, uncertain: false, op: Promise.resolve(), timer: null };
+      s = { key, wanted: true, revision: null, deadline: 0, held: false, uncertain: false, acquired: null, stale: null, op: Promise.resolve(), timer: null };
       this.slots.set(key, s);
     } else if (s.wanted) return;
     s.wanted = true;
@@ -190,6 +224,7 @@ export class LeaseKeeper {
     }
     if (rev !== null) {
       s.uncertain = false;
+      s.stale = null;
       s.revision = rev;
       if (!s.wanted) return this.releaseInStore(s);
       this.extend(s, sentAt);
@@ -197,7 +232,7 @@ export class LeaseKeeper {
     }
     // refused: someone else holds it, or an earlier write of ours landed though its answer was lost
     let cur: { holder: string; revision: number } | null = null;
-    if (s.uncertain || s.revision !== null) {
+    if (s.uncertain || s.revision !== null || this.holderLive) {
       try {
         cur = await this.store.read(s.key);
       } catch {
@@ -211,6 +246,36 @@ export class LeaseKeeper {
     }
     s.revision = null;
     if (s.held) this.drop(s, { type: 'lost', key: s.key, reason: 'taken' });
+    if (cur) await this.takeOverIfGone(s, cur);
+  }
+
+  /** someone else's key: taken over once its holder has been gone, and the key unchanged, for a TTL */
+  private async takeOverIfGone(s: Slot, cur: { holder: string; revision: number }): Promise<void> {
+    if (!this.holderLive || this.holderLive(cur.holder)) {
+      s.stale = null;
+      return;
+    }
+    const now = this.clock.now();
+    if (!s.stale || s.stale.revision !== cur.revision) {
+      s.stale = { revision: cur.revision, holder: cur.holder, since: now };
+      return;
+    }
+    const since = s.stale.since;
+    if (now - since < this.ttlMs || !s.wanted) return;
+    let rev: number | null;
+    try {
+      rev = await this.store.takeOver(s.key, this.holder, cur.revision);
+    } catch (err) {
+      s.uncertain = true;
+      this.log.debug({ key: s.key, err: describeError(err) }, 'lease take-over write failed');
+      return;
+    }
+    s.stale = null;
+    if (rev === null) return; // someone wrote it meanwhile
+    this.log.warn({ key: s.key, holder: cur.holder, revision: cur.revision, unchanged_ms: Math.round(now - since) }, 'lease taken over: its holder left the cluster and the store kept its key past the TTL');
+    s.revision = rev;
+    if (!s.wanted) return this.releaseInStore(s);
+    this.extend(s, now);
   }
 
   private extend(s: Slot, sentAt: number): void {
@@ -221,6 +286,7 @@ export class LeaseKeeper {
     s.timer = this.clock.setTimeout(() => this.checkExpiry(s), s.deadline - this.clock.now());
     if (!s.held) {
       s.held = true;
+      s.acquired = s.revision;
       this.emit({ type: 'acquired', key: s.key, revision: s.revision! });
     }
   }
@@ -239,6 +305,7 @@ export class LeaseKeeper {
 
   private drop(s: Slot, e: LeaseEvent): void {
     s.held = false;
+    s.acquired = null;
     s.deadline = 0;
     if (s.timer !== null) this.clock.clearTimeout(s.timer);
     s.timer = null;
@@ -265,54 +332,5 @@ export class LeaseKeeper {
         this.log.warn({ err: describeError(err) }, 'lease listener failed');
       }
     }
-  }
-}
-
-/**
- * An in-process lease store (embedded mode, tests): keys expire TTL after their last write on
- * the given clock, with the same create/renew/release rules as the KV bucket.
- */
-export class MemoryLeaseStore implements LeaseStore {
-  private readonly keys = new Map<string, { holder: string; revision: number; writtenAt: number }>();
-  private seq = 0;
-
-  constructor(
-    readonly ttlMs: number,
-    private readonly clock: Clock = monotonicClock,
-  ) {}
-
-  async create(key: string, holder: string): Promise<number | null> {
-    if (this.live(key)) return null;
-    return this.write(key, holder);
-  }
-
-  async renew(key: string, holder: string, revision: number): Promise<number | null> {
-    const cur = this.live(key);
-    if (!cur || cur.revision !== revision) return null;
-    return this.write(key, holder);
-  }
-
-  async release(key: string, revision: number): Promise<void> {
-    if (this.live(key)?.revision === revision) this.keys.delete(key);
-  }
-
-  async read(key: string): Promise<{ holder: string; revision: number } | null> {
-    const cur = this.live(key);
-    return cur ? { holder: cur.holder, revision: cur.revision } : null;
-  }
-
-  private live(key: string) {
-    const cur = this.keys.get(key);
-    if (cur && this.clock.now() - cur.writtenAt >= this.ttlMs) {
-      this.keys.delete(key);
-      return undefined;
-    }
-    return cur;
-  }
-
-  private write(key: string, holder: string): number {
-    const revision = ++this.seq;
-    this.keys.set(key, { holder, revision, writtenAt: this.clock.now() });
-    return revision;
   }
 }

@@ -86,6 +86,11 @@ export class MemberTable {
   has(node: string): boolean {
     return node === this.self || this.heardAt.has(node);
   }
+
+  /** the incarnation last heard from `node` (undefined for this node and unknown ones) */
+  incarnationOf(node: string): string | undefined {
+    return this.heardAt.get(node)?.incarnation;
+  }
 }
 
 export interface MembershipOptions {
@@ -147,6 +152,11 @@ export class Membership {
 
   isLive(node: string): boolean {
     return this.table.has(node);
+  }
+
+  /** whether this process of `node` (its incarnation) is live: a restarted node is a new one */
+  isLiveIncarnation(node: string, incarnation: string): boolean {
+    return node === this.self ? incarnation === this.incarnation : this.table.incarnationOf(node) === incarnation;
   }
 
   /** listen to joins and leaves; `live` is the member list after the event */

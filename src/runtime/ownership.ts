@@ -1,6 +1,7 @@
 import { backoffDelay } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { describeError } from './errors.js';
+import type { FenceToken, ShardFences } from './fence.js';
 import type { LeaseEvent, LeaseKeeper } from './lease.js';
 import { silentLogger, type Logger } from './log.js';
 import type { MemberEvent } from './membership.js';
@@ -48,7 +49,9 @@ export interface ShardHost {
 export type OwnershipEvent =
   | { type: 'acquired'; kind: string; shard: number }
   | { type: 'ready'; kind: string; shard: number }
-  | { type: 'released'; kind: string; shard: number; reason: ReleaseReason };
+  | { type: 'released'; kind: string; shard: number; reason: ReleaseReason }
+  /** the node a shard is placed on changed (a member joined or left); `node` null = none left */
+  | { type: 'placed'; kind: string; shard: number; node: string | null };
 
 export interface ShardOwnershipOptions {
   members: MemberView;
@@ -61,6 +64,8 @@ export interface ShardOwnershipOptions {
   settleMs?: number;
   /** longest wait for `host.released` on a planned move before the lease is given up anyway */
   releaseTimeoutMs?: number;
+  /** raised to the lease's fencing token on every acquisition, before `host.acquired` (fence.ts) */
+  fences?: ShardFences;
 }
 
 interface ShardState {
@@ -84,6 +89,7 @@ export class ShardOwnership {
   private readonly log: Logger;
   private readonly settleMs: number;
   private readonly releaseTimeoutMs: number;
+  private readonly fences: ShardFences | null;
   private desired = new Map<string, (string | null)[]>();
   private readonly states = new Map<string, ShardState>();
   private readonly listeners = new Set<(e: OwnershipEvent) => void>();
@@ -101,6 +107,7 @@ export class ShardOwnership {
     this.log = opts.log ?? silentLogger;
     this.settleMs = opts.settleMs ?? 1500;
     this.releaseTimeoutMs = opts.releaseTimeoutMs ?? Math.floor(opts.leases.ttlMs / 2);
+    this.fences = opts.fences ?? null;
     for (const [kind, spec] of Object.entries(this.kinds)) {
       if (!Number.isInteger(spec.shards) || spec.shards < 1) throw new RangeError(`shard count of ${kind} must be a positive integer`);
       if (!/^[A-Za-z0-9_-]+$/.test(kind)) throw new RangeError(`bad shard kind: ${kind}`);
@@ -129,6 +136,11 @@ export class ShardOwnership {
 
   ownsKey(kind: string, key: string): boolean {
     return this.owns(kind, this.shardOf(kind, key));
+  }
+
+  /** the fencing token of this node's ownership of the shard (null when not owned) */
+  fence(kind: string, shard: number): FenceToken | null {
+    return this.leases.fence(leaseKey(kind, shard));
   }
 
   /** owned and the host has finished `acquired` (state rebuilt), and not being handed over */
@@ -227,8 +239,16 @@ export class ShardOwnership {
   private recompute(): void {
     const next = new Map<string, (string | null)[]>();
     for (const [kind, spec] of Object.entries(this.kinds)) next.set(kind, assignShards(kind, spec.shards, this.members.membersFor(kind)));
+    const before = this.desired;
     this.desired = next;
     if (this.running && this.settled) this.reconcile();
+    for (const [kind, owners] of next) {
+      const was = before.get(kind);
+      if (!was) continue;
+      owners.forEach((node, shard) => {
+        if (was[shard] !== node) this.emit({ type: 'placed', kind, shard, node });
+      });
+    }
   }
 
   /** want the shards placed here, hand over the ones placed elsewhere */
@@ -255,10 +275,17 @@ export class ShardOwnership {
     if (e.type === 'acquired') {
       this.log.info({ kind, shard: st.shard }, 'shard acquired');
       this.emit({ type: 'acquired', kind, shard: st.shard });
+      const acquiredAt = this.clock.now();
       this.run(st, async () => {
         // a rebuild that fails (store away) is retried while the shard is still ours
         for (let attempt = 1; ; attempt++) {
           try {
+            // the fence first: what a former owner decided is refused from now on, or already stored for the rebuild to read
+            const token = this.leases.fence(e.key);
+            if (this.fences) {
+              if (!token) return; // lost again meanwhile (reported by its own event)
+              await this.fences.raise(token);
+            }
             await this.hostOf(kind)?.acquired(kind, st.shard);
             break;
           } catch (err) {
@@ -270,6 +297,7 @@ export class ShardOwnership {
         }
         if (!this.owns(kind, st.shard) || st.moving) return;
         st.ready = true;
+        this.log.info({ kind, shard: st.shard, rebuild_ms: Math.round(this.clock.now() - acquiredAt) }, 'shard ready');
         this.emit({ type: 'ready', kind, shard: st.shard });
         this.wake(st, true);
       });

@@ -4,7 +4,7 @@ import type { WireEnvelope } from './envelope.js';
 import { ActorUnavailableError, AskTimeoutError, NewsaggError, describeError } from './errors.js';
 import { silentLogger, type Logger } from './log.js';
 import { subjectToken, subscribeDecoded } from './nats-connect.js';
-import { fromWireError, toWireError, type Transport, type WireError } from './transport.js';
+import { fromWireError, NodeGoneError, toWireError, type Transport, type WireError } from './transport.js';
 
 type Reply = { ok: true; value: unknown } | { ok: false; error: WireError };
 
@@ -15,25 +15,38 @@ export class PayloadTooLargeError extends NewsaggError {
   }
 }
 
+/** the link dropped while a request waited: its reply is lost */
+class LinkDropped extends Error {}
+
 export interface NatsTransportOptions {
   /** subject prefix: `<prefix>.node.<node>` inboxes, `<prefix>.ev.<topic>` events */
   prefix?: string;
+  /** the link's disconnect/reconnect events (`NatsLink.onStatus`): requests waiting at a disconnect fail at once */
+  onStatus?: (fn: (s: 'disconnected' | 'reconnected') => void) => () => void;
   log?: Logger;
 }
 
 /**
  * The node transport over NATS core subjects, payloads in msgpack (the same bytes the in-process
  * bus checks). `send`/`request` go to the addressed node's inbox subject; a request without a
- * listener fails at once (NATS "no responders") as ActorUnavailableError, one without an answer
- * in time as AskTimeoutError. `publish`/`subscribe` fan events out to every node, this one
- * included. Subscriptions and the served inbox live on the client, which renews them after a
- * reconnect; the connection belongs to the caller and stays open on `close()`.
+ * listener fails at once (NATS "no responders") as NodeGoneError, and so does every request still
+ * waiting when the link drops and every request made before it is back (the reply would be lost:
+ * the server forgets a disconnected client's reply subscription), instead of waiting out its
+ * timeout; one without an answer in time fails as AskTimeoutError. `publish`/`subscribe` fan
+ * events out to every node, this one included. Subscriptions and the served inbox live on the
+ * client, which renews them after a reconnect; the connection belongs to the caller and stays
+ * open on `close()`.
  */
 export class NatsTransport implements Transport {
   private readonly prefix: string;
   private readonly log: Logger;
   private inboxSub: Subscription | null = null;
   private readonly subs = new Set<Subscription>();
+  /** requests waiting for their reply: failed at once when the link drops */
+  private readonly waiting = new Set<(err: Error) => void>();
+  private readonly offStatus: () => void;
+  /** false between a disconnect and the reconnect (with `onStatus`) */
+  private linkUp = true;
   private closed = false;
 
   constructor(
@@ -43,6 +56,10 @@ export class NatsTransport implements Transport {
   ) {
     this.prefix = opts.prefix ?? 'newsagg';
     this.log = opts.log ?? silentLogger;
+    this.offStatus = opts.onStatus?.((s) => {
+      this.linkUp = s === 'reconnected';
+      if (s === 'disconnected') for (const fail of [...this.waiting]) fail(new LinkDropped());
+    }) ?? (() => undefined);
   }
 
   inboxSubject(node: string): string {
@@ -61,15 +78,25 @@ export class NatsTransport implements Transport {
   async request(node: string, env: WireEnvelope, timeoutMs: number): Promise<unknown> {
     const subject = this.inboxSubject(node);
     const bytes = encode(env);
+    // a request made while reconnecting is buffered, but its reply subscription is not renewed
+    // in time for the answer: it would only time out
+    if (!this.linkUp) throw new NodeGoneError(env.to, node, 'the NATS link is down (reconnecting)');
     let msg: Msg;
+    let dropped: ((err: Error) => void) | undefined;
     try {
-      msg = await this.nc.request(subject, bytes, { timeout: timeoutMs });
+      msg = await Promise.race([
+        this.nc.request(subject, bytes, { timeout: timeoutMs }),
+        new Promise<never>((_, reject) => this.waiting.add((dropped = reject))),
+      ]);
     } catch (err) {
       const code = (err as NatsError).code;
       if (code === ErrorCode.Timeout) throw new AskTimeoutError(env.to, env.msg.type, timeoutMs);
-      if (code === ErrorCode.NoResponders) throw new ActorUnavailableError(env.to, `node ${node} is not connected`, err);
+      if (code === ErrorCode.NoResponders) throw new NodeGoneError(env.to, node, 'not connected to NATS', err);
+      if (err instanceof LinkDropped) throw new NodeGoneError(env.to, node, 'the NATS link dropped while the reply was awaited', err);
       if (code === ErrorCode.MaxPayloadExceeded) throw new PayloadTooLargeError(subject, bytes.length, err);
       throw new ActorUnavailableError(env.to, `request to node ${node} failed: ${describeError(err)}`, err);
+    } finally {
+      this.waiting.delete(dropped!);
     }
     let r: Reply;
     try {
@@ -108,6 +135,7 @@ export class NatsTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.offStatus();
     this.inboxSub?.unsubscribe();
     this.inboxSub = null;
     for (const s of this.subs) s.unsubscribe();

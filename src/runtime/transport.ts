@@ -20,6 +20,21 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/**
+ * The node a request went to cannot answer it (no longer connected to NATS, or the link dropped
+ * while the reply was awaited, so the reply is lost): ask again where the address lives now.
+ */
+export class NodeGoneError extends ActorUnavailableError {
+  constructor(
+    address: string,
+    readonly node: string,
+    reason: string,
+    cause?: unknown,
+  ) {
+    super(address, `node ${node}: ${reason}`, cause);
+  }
+}
+
 /** Wire form of an error that crossed a boundary. */
 export interface WireError {
   code: string;

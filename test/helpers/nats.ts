@@ -50,17 +50,21 @@ export class OwnNatsServer {
   private constructor(
     readonly port: number,
     private readonly jetstream: boolean,
+    /** the HTTP monitoring port (`-m`), 0 = none */
+    readonly monitorPort = 0,
   ) {}
 
   get url(): string {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  static async start(opts: { jetstream?: boolean } = {}): Promise<OwnNatsServer> {
+  static async start(opts: { jetstream?: boolean; monitor?: boolean } = {}): Promise<OwnNatsServer> {
     for (let i = 0; i < 50; i++) {
       const port = 14300 + Math.floor(Math.random() * 100);
       if (!(await portFree(port))) continue;
-      const s = new OwnNatsServer(port, opts.jetstream ?? true);
+      const monitor = opts.monitor ? port + 100 : 0; // 14400-14499
+      if (monitor && !(await portFree(monitor))) continue;
+      const s = new OwnNatsServer(port, opts.jetstream ?? true, monitor);
       try {
         await s.up();
         return s;
@@ -74,7 +78,8 @@ export class OwnNatsServer {
   /** (re)start on the same port and store directory */
   async up(): Promise<void> {
     const js = this.jetstream ? ['-js', '-sd', this.dir] : [];
-    this.child = spawn(NATS_SERVER_BIN, ['-a', '127.0.0.1', '-p', String(this.port), ...js], { stdio: 'ignore' });
+    const m = this.monitorPort ? ['-m', String(this.monitorPort)] : [];
+    this.child = spawn(NATS_SERVER_BIN, ['-a', '127.0.0.1', '-p', String(this.port), ...js, ...m], { stdio: 'ignore' });
     await until(() => portOpen(this.port), `nats-server on ${this.port}`, 10_000, 50);
   }
 
@@ -87,6 +92,20 @@ export class OwnNatsServer {
     c.kill('SIGKILL');
     await exited;
     await until(async () => !(await portOpen(this.port)), 'nats-server port to close', 10_000, 50);
+  }
+
+  /**
+   * Messages the server has delivered to `subject`'s subscription of the client named `client`
+   * (monitoring, `/connz?subs=detail`): counted when the server hands them to the connection,
+   * also while the client process is stopped. 0 when there is no such subscription.
+   */
+  async delivered(client: string, subject: string): Promise<number> {
+    if (!this.monitorPort) throw new Error('started without monitor: true');
+    const res = await fetch(`http://127.0.0.1:${this.monitorPort}/connz?subs=detail&limit=1024`);
+    const body = (await res.json()) as { connections: { name?: string; subscriptions_list_detail?: { subject: string; msgs: number }[] }[] };
+    let n = 0;
+    for (const c of body.connections) if (c.name === client) for (const sub of c.subscriptions_list_detail ?? []) if (sub.subject === subject) n += sub.msgs;
+    return n;
   }
 
   down(): void {

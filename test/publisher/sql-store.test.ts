@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqlPublisherStore } from '../../src/actors/publisher/sql-store.js';
 import { newsMigrations } from '../../src/actors/store/migrations.js';
 import { addPublishers, getPublishers } from '../../src/actors/store/publishers.js';
+import { SqlShardFences, type FenceToken } from '../../src/runtime/fence.js';
+import { silentLogger } from '../../src/runtime/log.js';
 import { migrate } from '../../src/runtime/migrate.js';
 import { openSql, type Sql } from '../../src/runtime/sql.js';
 import { FeedServer } from './feed-server.js';
@@ -66,6 +68,31 @@ describe('SqlPublisherStore', () => {
     } finally {
       await n2.close();
     }
+  });
+
+  it('in a cluster, does not write the state of a publisher whose shard moved on (a deposed owner\'s late save)', async () => {
+    await addPublishers(sql, [{ id: 'pub_f', name: 'Fenced Daily', feed_url: 'https://fenced.example/feed' }]);
+    const fences = new SqlShardFences(sql);
+    const a: FenceToken = { key: 'b/publisher.3', gen: 1_000, rev: 11 };
+    const b: FenceToken = { key: 'b/publisher.3', gen: 1_000, rev: 17 };
+    const tokens: { a: FenceToken | null; b: FenceToken | null } = { a, b: null };
+    const onA = new SqlPublisherStore(sql, () => 0, Math.random, undefined, { tokenOf: () => tokens.a, log: silentLogger });
+    const onB = new SqlPublisherStore(sql, () => 0, Math.random, undefined, { tokenOf: () => tokens.b, log: silentLogger });
+    const etag = async () => (await sql.query<{ etag: string | null }>("SELECT etag FROM publishers WHERE id = 'pub_f'")).rows[0]!.etag;
+    const state = (await onA.load('pub_f'))!;
+    await fences.raise(a);
+    await onA.save({ ...state, etag: '"a1"' });
+    expect(await etag()).toBe('"a1"');
+    // B takes the shard over: raises the fence, loads, saves; A, paused meanwhile, saves late
+    await fences.raise(b);
+    tokens.b = b;
+    await onB.save({ ...(await onB.load('pub_f'))!, etag: '"b1"' });
+    await onA.save({ ...state, etag: '"a2"' });
+    expect(await etag()).toBe('"b1"');
+    // once A knows it lost the lease it has no token: nothing written either
+    tokens.a = null;
+    await onA.save({ ...state, etag: '"a3"' });
+    expect(await etag()).toBe('"b1"');
   });
 
   it('loads nothing for an unknown id', async () => {

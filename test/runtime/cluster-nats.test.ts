@@ -25,8 +25,8 @@ const events: Ev[] = [];
 const children = new Map<string, ChildProcess>();
 const killedAt = new Map<string, number>();
 
-function startNode(id: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, SHARED_NATS_URL, id, prefix, String(TTL)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+function startNode(id: string, pfx: string = prefix): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, SHARED_NATS_URL, id, pfx, String(TTL)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   children.set(id, child);
   createInterface({ input: child.stdout! }).on('line', (line) => {
     try {
@@ -91,17 +91,19 @@ function overlaps(): string[] {
   return bad;
 }
 
+const keptPrefix = uniquePrefix('ck');
+
 afterAll(async () => {
   for (const c of children.values()) c.kill('SIGKILL');
   const link = await connectNats({ url: SHARED_NATS_URL });
   const jsm = await link.nc.jetstreamManager();
-  await jsm.streams.delete(`KV_${prefix}_leases`).catch(() => undefined);
+  for (const p of [prefix, keptPrefix]) await jsm.streams.delete(`KV_${p}_leases`).catch(() => undefined);
   await link.close();
 });
 
 describe('a cluster of node processes on NATS', () => {
   it('places shards by rendezvous, survives kill -9, shares with a joining node, hands over on a clean stop', async () => {
-    await Promise.all(['n1', 'n2', 'n3'].map(startNode));
+    await Promise.all(['n1', 'n2', 'n3'].map((id) => startNode(id)));
     await until(() => placedAsRendezvous(['n1', 'n2', 'n3']), 'three nodes to own their shards', 60_000, 100);
 
     // kill -9 one: its shards go to the survivors once its leases expire
@@ -125,4 +127,25 @@ describe('a cluster of node processes on NATS', () => {
 
     expect(overlaps()).toEqual([]);
   }, 240_000);
+
+  it('takes over a killed node\'s shards though the store never expires its leases', async () => {
+    for (const c of children.values()) c.kill('SIGKILL');
+    events.length = 0;
+    killedAt.clear();
+    // a lease bucket with no max age: the server keeps every key until it is deleted, as the
+    // nats-server 2.9.10 of issue 20 kept a dead node's keys for minutes
+    const link = await connectNats({ url: SHARED_NATS_URL });
+    const kv = await link.nc.jetstream().views.kv(`${keptPrefix}_leases`, { history: 1 });
+    expect((await kv.status()).ttl).toBe(0);
+    await link.close();
+
+    await Promise.all(['k1', 'k2'].map((id) => startNode(id, keptPrefix)));
+    await until(() => placedAsRendezvous(['k1', 'k2']), 'two nodes to own their shards', 60_000, 100);
+    const k2 = children.get('k2')!;
+    killedAt.set('k2', performance.timeOrigin + performance.now());
+    k2.kill('SIGKILL');
+    // k1 takes every shard of k2 once k2 has been gone from the members for a lease TTL
+    await until(() => placedAsRendezvous(['k1']), 'the survivor to take over the dead node\'s shards', 60_000, 100);
+    expect(overlaps()).toEqual([]);
+  }, 120_000);
 });

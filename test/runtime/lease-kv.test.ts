@@ -50,6 +50,28 @@ describe('KvLeaseStore (JetStream KV)', () => {
     expect(b.ttlMs).toBe(4_000);
   });
 
+  it('in a bucket without a max age, takes over a key whose holder is gone, by compare-and-set', async () => {
+    const name = bucket('kv');
+    await link.nc.jetstream().views.kv(name, { history: 1 }); // made by hand: keys never expire
+    const store = await KvLeaseStore.open(link.nc, { bucket: name, ttlMs: 1_000 });
+    expect(store.ttlMs).toBe(1_000);
+    expect(store.name).toBe(name);
+    expect(store.generation).toBeGreaterThan(Date.parse('2020-01-01'));
+    const dead = await store.create('story.0', 'gone#1');
+    const b = new LeaseKeeper(store, { holder: 'b#1', holderLive: (h) => h === 'b#1' });
+    b.want('story.0');
+    b.start();
+    try {
+      await until(() => b.holds('story.0'), 'b to take over the key of a gone holder', 30_000, 50);
+      expect(await store.read('story.0')).toMatchObject({ holder: 'b#1' });
+      expect(await store.renew('story.0', 'gone#1', dead!)).toBeNull();
+      expect(b.fence('story.0')).toMatchObject({ key: `${name}/story.0`, gen: store.generation });
+      expect(b.fence('story.0')!.rev).toBeGreaterThan(dead!);
+    } finally {
+      await b.stop();
+    }
+  });
+
   it('lets a key expire TTL after its last write, then another holder takes it', async () => {
     const store = await KvLeaseStore.open(link.nc, { bucket: bucket('kv'), ttlMs: 1_000 });
     const r = await store.create('story.1', 'a#1');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/runtime/clock.js';
-import { LeaseKeeper, MemoryLeaseStore, type LeaseEvent, type LeaseStore } from '../../src/runtime/lease.js';
+import { LeaseKeeper, type LeaseEvent, type LeaseStore } from '../../src/runtime/lease.js';
+import { MemoryLeaseStore } from '../../src/runtime/lease-memory.js';
 
 /** A store as seen through a link that can fail: `down` = every call fails; `loseAnswers` = writes land, answers do not. */
 class Link implements LeaseStore {
@@ -10,6 +11,8 @@ class Link implements LeaseStore {
   get ttlMs() {
     return this.store.ttlMs;
   }
+  readonly name = 'link';
+  readonly generation = 1;
   private async via<T>(fn: () => Promise<T>): Promise<T> {
     if (this.down) throw new Error('link down');
     const v = await fn();
@@ -21,6 +24,9 @@ class Link implements LeaseStore {
   }
   renew(k: string, h: string, r: number) {
     return this.via(() => this.store.renew(k, h, r));
+  }
+  takeOver(k: string, h: string, r: number) {
+    return this.via(() => this.store.takeOver(k, h, r));
   }
   release(k: string, r: number) {
     return this.via(() => this.store.release(k, r));
@@ -34,12 +40,13 @@ const flush = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 };
 
-function setup(ttlMs = 6000) {
+function setup(ttlMs = 6000, opts: { expires?: boolean; live?: Set<string> } = {}) {
   const clock = new ManualClock(1_000);
-  const store = new MemoryLeaseStore(ttlMs, clock);
+  const store = new MemoryLeaseStore(ttlMs, clock, { expires: opts.expires ?? true });
+  const live = opts.live;
   const mk = (holder: string) => {
     const link = new Link(store);
-    const keeper = new LeaseKeeper(link, { holder, clock });
+    const keeper = new LeaseKeeper(link, { holder, clock, ...(live ? { holderLive: (h: string) => live.has(h) } : {}) });
     const events: string[] = [];
     keeper.on((e: LeaseEvent) => events.push(`${e.type}@${clock.now()}${e.type === 'lost' ? `:${e.reason}` : ''}`));
     return { link, keeper, events };
@@ -165,6 +172,80 @@ describe('LeaseKeeper', () => {
     await a.keeper.stop();
     expect(a.keeper.held()).toEqual([]);
     for (const k of ['x', 'y', 'z']) expect(await store.read(k)).toBeNull();
+  });
+
+  describe('a store that keeps a gone holder\'s key (no expiry)', () => {
+    it('takes the key over once its holder has been gone, with the key unchanged, for a TTL', async () => {
+      const ttl = 6000;
+      const live = new Set(['b#1']);
+      const { clock, store, mk, run } = setup(ttl, { expires: false, live });
+      const dead = await store.create('k', 'dead#1'); // written by a node that then died
+      const b = mk('b#1');
+      b.keeper.want('k');
+      b.keeper.start();
+      const from = clock.now();
+      await run(ttl - 500, [b.keeper]);
+      expect(b.keeper.holds('k')).toBe(false); // not before a TTL
+      await run(3 * (ttl / 6), [b.keeper]);
+      expect(b.keeper.holds('k')).toBe(true);
+      expect(b.events).toEqual([expect.stringMatching(/^acquired@/)]);
+      const at = Number(b.events[0]!.slice('acquired@'.length));
+      expect(at - from).toBeGreaterThanOrEqual(ttl);
+      expect(await store.read('k')).toMatchObject({ holder: 'b#1' });
+      // the taking write is a compare-and-set: the old revision can no longer renew
+      expect(await store.renew('k', 'dead#1', dead!)).toBeNull();
+      // its fencing token is the taking write's revision, the same across renewals
+      const token = b.keeper.fence('k');
+      expect(token).toEqual({ key: 'link/k', gen: 1, rev: expect.any(Number) });
+      expect(token!.rev).toBeGreaterThan(dead!);
+      await run(3_000, [b.keeper]);
+      expect((await store.read('k'))!.revision).toBeGreaterThan(token!.rev);
+      expect(b.keeper.fence('k')).toEqual(token);
+    });
+
+    it('leaves a live holder\'s key alone, and one whose holder keeps writing it', async () => {
+      const live = new Set(['a#1', 'b#1']);
+      const { store, mk, run } = setup(6000, { expires: false, live });
+      // a is live (heard by b's membership) but its process stopped renewing
+      await store.create('k', 'a#1');
+      // c is not in b's view of the members but keeps renewing its key
+      const c = mk('c#1');
+      c.keeper.want('j');
+      c.keeper.start();
+      const b = mk('b#1');
+      b.keeper.want('k');
+      b.keeper.want('j');
+      b.keeper.start();
+      await run(30_000, [b.keeper, c.keeper], 'j');
+      expect(b.keeper.holds('k')).toBe(false);
+      expect(b.keeper.holds('j')).toBe(false);
+      expect(c.keeper.holds('j')).toBe(true);
+      // a leaves the members: its key goes to b after a TTL
+      live.delete('a#1');
+      await run(9_000, [b.keeper], 'k');
+      expect(b.keeper.holds('k')).toBe(true);
+      expect(c.keeper.holds('j')).toBe(true);
+    });
+
+    it('a holder that comes back after the take-over finds its key taken', async () => {
+      const live = new Set(['b#1']);
+      const { mk, run } = setup(6000, { expires: false, live });
+      const a = mk('a#1');
+      a.keeper.want('k');
+      a.keeper.start();
+      await run(1_000, [a.keeper]);
+      a.link.down = true; // a is cut off (and gone from b's view of the members)
+      const b = mk('b#1');
+      b.keeper.want('k');
+      b.keeper.start();
+      await run(12_000, [a.keeper, b.keeper]);
+      expect(b.keeper.holds('k')).toBe(true);
+      a.link.down = false;
+      await run(3_000, [a.keeper, b.keeper]);
+      expect(a.keeper.holds('k')).toBe(false);
+      expect(b.keeper.holds('k')).toBe(true);
+      expect(a.events).toEqual([expect.stringMatching(/^acquired@/), expect.stringMatching(/^lost@\d+:expired$/)]);
+    });
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/runtime/clock.js';
-import { LeaseKeeper, MemoryLeaseStore, type LeaseStore } from '../../src/runtime/lease.js';
+import { LeaseKeeper, type LeaseStore } from '../../src/runtime/lease.js';
+import { MemoryLeaseStore } from '../../src/runtime/lease-memory.js';
 import { Membership } from '../../src/runtime/membership.js';
 import { ShardOwnership, soleMember, type ReleaseReason, type ShardHost } from '../../src/runtime/ownership.js';
 import { assignShards } from '../../src/runtime/rendezvous.js';
@@ -41,7 +42,10 @@ function makeNode(id: string, bus: InProcessBus, store: MemoryLeaseStore, clock:
   };
   const link: LeaseStore = {
     ttlMs: store.ttlMs,
+    name: store.name,
+    generation: store.generation,
     create: (k, h) => (dead ? Promise.reject(new Error('cut')) : store.create(k, h)),
+    takeOver: (k, h, r) => (dead ? Promise.reject(new Error('cut')) : store.takeOver(k, h, r)),
     renew: (k, h, r) => (dead ? Promise.reject(new Error('cut')) : store.renew(k, h, r)),
     release: (k, r) => (dead ? Promise.reject(new Error('cut')) : store.release(k, r)),
     read: (k) => (dead ? Promise.reject(new Error('cut')) : store.read(k)),
@@ -204,6 +208,47 @@ describe('ShardOwnership', () => {
     expect(o.shardOf('story', 'anything')).toBe(0);
     await o.stop();
     expect(o.owns('story', 0)).toBe(false);
+  });
+
+  it('raises the shard\'s fence to its lease\'s token before the host rebuilds it, retrying until the raise succeeds', async () => {
+    const clock = new ManualClock(0);
+    const order: string[] = [];
+    let failRaises = 2;
+    const fences = {
+      raise: async (t: { key: string; rev: number }) => {
+        if (failRaises-- > 0) throw Object.assign(new Error('database away'), { code: 'DEPENDENCY_UNAVAILABLE' });
+        order.push(`raise ${t.key}@${t.rev}`);
+      },
+    };
+    const host: ShardHost = { acquired: (k, s) => void order.push(`acquired ${k}/${s}`), released: () => undefined };
+    const store = new MemoryLeaseStore(TTL, clock);
+    const leases = new LeaseKeeper(store, { holder: 'solo#1', clock });
+    const o = new ShardOwnership({ members: soleMember('solo'), leases, kinds: { story: { shards: 1 } }, host, clock, settleMs: 0, fences });
+    o.start();
+    for (let t = 0; t < 5_000; t += 50) {
+      clock.advance(50);
+      for (let i = 0; i < 6; i++) await Promise.resolve();
+    }
+    const token = o.fence('story', 0)!;
+    expect(token).toEqual({ key: 'memory/story.0', gen: store.generation, rev: expect.any(Number) });
+    expect(order).toEqual([`raise memory/story.0@${token.rev}`, 'acquired story/0']);
+    expect(o.ready('story', 0)).toBe(true);
+    await o.stop();
+    expect(o.fence('story', 0)).toBeNull();
+  });
+
+  it('tells where a shard is placed when a member leaves', async () => {
+    const c = cluster();
+    const [n1, , n3] = ['n1', 'n2', 'n3'].map((id) => c.add(id));
+    await c.run(3_000);
+    const placed: string[] = [];
+    n1!.ownership.on((e) => e.type === 'placed' && placed.push(`${e.kind}/${e.shard}>${e.node}`));
+    const n3Shards = Object.entries(KINDS).flatMap(([k, spec]) => [...Array(spec.shards).keys()].filter((s) => n1!.ownership.owner(k, s) === 'n3').map((s) => `${k}/${s}`));
+    n3!.cut();
+    await c.run(TTL);
+    expect(placed.map((p) => p.split('>')[0]).sort()).toEqual(n3Shards.sort());
+    for (const p of placed) expect(['n1', 'n2']).toContain(p.split('>')[1]);
+    for (const n of c.nodes) await n.stop();
   });
 
   it.each([

@@ -6,27 +6,38 @@ import { Membership } from '../../src/runtime/membership.js';
 import { connectNats, type NatsLink } from '../../src/runtime/nats-connect.js';
 import { ShardOwnership } from '../../src/runtime/ownership.js';
 import { ShardRoute } from '../../src/runtime/shard-route.js';
-import { ActorSystem } from '../../src/runtime/system.js';
+import { ActorSystem, type Route } from '../../src/runtime/system.js';
 import { serveSystem } from '../../src/runtime/transport.js';
 import { NatsTransport } from '../../src/runtime/transport-nats.js';
-import { SHARED_NATS_URL, uniquePrefix, until } from '../helpers/nats.js';
+import { OwnNatsServer, SHARED_NATS_URL, uniquePrefix, until } from '../helpers/nats.js';
 
 const prefix = uniquePrefix('sr');
 const links: NatsLink[] = [];
+const buckets: string[] = [];
 
 afterAll(async () => {
-  const jsm = await links.find((l) => !l.nc.isClosed())!.nc.jetstreamManager();
-  await jsm.streams.delete(`KV_${prefix}_leases`).catch(() => undefined);
+  const link = await connectNats({ url: SHARED_NATS_URL });
+  const jsm = await link.nc.jetstreamManager();
+  for (const b of [`${prefix}_leases`, ...buckets]) await jsm.streams.delete(`KV_${b}`).catch(() => undefined);
+  await link.close();
   for (const l of links) await l.close().catch(() => undefined);
 });
 
-/** a node: its own connection, membership, leases, ownership of `counter` shards, and a ShardRoute */
-async function node(id: string) {
-  const link = await connectNats({ url: SHARED_NATS_URL, name: id });
+/** an hour: no ask in these tests can be answered by waiting its timeout out */
+const HOUR = 3_600_000;
+
+/**
+ * a node: its own connection, membership, leases, ownership of `counter` shards, and a
+ * ShardRoute; `swallow` makes its shards take asks without ever answering them (a node that got
+ * the question and died, or whose answer is lost)
+ */
+async function node(id: string, o: { url?: string; prefix?: string; askTimeoutMs?: number } = {}) {
+  const pfx = o.prefix ?? prefix;
+  const link = await connectNats({ url: o.url ?? SHARED_NATS_URL, name: id, reconnectWaitMs: 100 });
   links.push(link);
-  const transport = new NatsTransport(link.nc, id, { prefix });
+  const transport = new NatsTransport(link.nc, id, { prefix: pfx, onStatus: (fn) => link.onStatus(fn) });
   const members = new Membership(transport, { intervalMs: 200 });
-  const leases = new LeaseKeeper(await KvLeaseStore.open(link.nc, { bucket: `${prefix}_leases`, ttlMs: 3000 }), { holder: `${id}#${members.incarnation}` });
+  const leases = new LeaseKeeper(await KvLeaseStore.open(link.nc, { bucket: `${pfx}_leases`, ttlMs: 3000 }), { holder: `${id}#${members.incarnation}` });
   const ownership = new ShardOwnership({ members, leases, kinds: { counter: { shards: 12 } }, settleMs: 500 });
   // the actors of owned shards live in their own system; they know which node they run on
   const host = new ActorSystem();
@@ -35,13 +46,30 @@ async function node(id: string) {
     init: () => ({ n: 0 }),
     receive: (s, _m, ctx) => ({ node: id, key: ctx.key, n: ++s.n }),
   }));
-  const route = new ShardRoute({ transport, ownership, local: host, readyWaitMs: 1500, askTimeoutMs: 2000 });
+  const control = { swallow: 0, swallowed: 0 };
+  const local: Route = {
+    deliver: (to, msg, reply) => {
+      if (reply && control.swallow > 0) {
+        control.swallow--;
+        control.swallowed++;
+        return;
+      }
+      host.deliver(to, msg, reply);
+    },
+  };
+  const route = new ShardRoute({ transport, ownership, local, readyWaitMs: 1500, askTimeoutMs: o.askTimeoutMs ?? 2000 });
   const system = new ActorSystem({ askTimeoutMs: 5000 });
   system.route('counter', route);
   serveSystem(system, transport, { here: new Map([['counter', route.here]]) });
   members.start();
   ownership.start();
-  return { id, link, transport, members, ownership, route, system, host };
+  const stop = async () => {
+    await ownership.stop();
+    await members.stop();
+    await system.shutdown();
+    await host.shutdown();
+  };
+  return { id, link, transport, members, ownership, route, system, host, control, stop };
 }
 
 /** an ask that is retried while shards move (SHARD_NOT_OWNED, a node gone) */
@@ -60,7 +88,7 @@ async function askSettled(sys: ActorSystem, to: string): Promise<{ node: string;
 
 describe('ShardRoute over NATS', () => {
   it('delivers each address on the node that owns its shard, from any node, and follows a failover', async () => {
-    const nodes = await Promise.all(['r1', 'r2', 'r3'].map(node));
+    const nodes = await Promise.all(['r1', 'r2', 'r3'].map((id) => node(id)));
     const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
     await until(() => [...Array(12).keys()].every((s) => nodes.some((n) => n.ownership.ready('counter', s))), 'every shard ready', 30_000, 50);
     await until(() => nodes.every((n) => n.members.members().length === 3), 'everyone to know everyone');
@@ -89,11 +117,50 @@ describe('ShardRoute over NATS', () => {
       expect(['r1', 'r2']).toContain(r.node);
       expect(r.node).toBe(nodes[0]!.ownership.ownerOfKey('counter', k));
     }
-    for (const n of nodes) {
-      await n.ownership.stop();
-      await n.members.stop();
-      await n.system.shutdown();
-      await n.host.shutdown();
+    for (const n of nodes) await n.stop();
+  }, 120_000);
+
+  it('an ask in flight to an owner that dies is answered by the new owner, not after the ask timeout', async () => {
+    const pfx = uniquePrefix('srk');
+    buckets.push(`${pfx}_leases`);
+    const nodes = await Promise.all(['k1', 'k2', 'k3'].map((id) => node(id, { prefix: pfx, askTimeoutMs: HOUR })));
+    await until(() => [...Array(12).keys()].every((s) => nodes.some((n) => n.ownership.ready('counter', s))), 'every shard ready', 30_000, 50);
+    await until(() => nodes.every((n) => n.members.members().length === 3), 'everyone to know everyone');
+    const [k1, , k3] = nodes as [typeof nodes[0], typeof nodes[0], typeof nodes[0]];
+    const key = Array.from({ length: 100 }, (_, i) => `d${i}`).find((k) => k1.ownership.ownerOfKey('counter', k) === 'k3')!;
+    // k3 takes the question and dies before answering (no goodbye; its leases lapse)
+    k3.control.swallow = 1;
+    const asked = k1.system.ask<{ node: string }>(`counter/${key}`, { type: 'inc' }, HOUR);
+    await until(() => k3.control.swallowed === 1, 'the ask to reach k3');
+    expect(k1.route.inFlight).toBe(1);
+    await k3.link.close();
+    const r = await asked;
+    expect(['k1', 'k2']).toContain(r.node);
+    expect(r.node).toBe(k1.ownership.ownerOfKey('counter', key));
+    expect(k1.route.inFlight).toBe(0);
+    for (const n of nodes) await n.stop().catch(() => undefined);
+  }, 120_000);
+
+  it('an ask waiting when the NATS link drops is asked again once it is back, not after the ask timeout', async () => {
+    const server = await OwnNatsServer.start();
+    try {
+      const nodes = await Promise.all(['s1', 's2'].map((id) => node(id, { url: server.url, askTimeoutMs: HOUR })));
+      await until(() => [...Array(12).keys()].every((s) => nodes.some((n) => n.ownership.ready('counter', s))), 'every shard ready', 30_000, 50);
+      await until(() => nodes.every((n) => n.members.members().length === 2), 'both to know each other');
+      const [s1, s2] = nodes as [typeof nodes[0], typeof nodes[0]];
+      const key = Array.from({ length: 100 }, (_, i) => `n${i}`).find((k) => s1.ownership.ownerOfKey('counter', k) === 's2')!;
+      // s2 takes the question; its answer would be lost with the link
+      s2.control.swallow = 1;
+      const asked = s1.system.ask<{ node: string; n: number }>(`counter/${key}`, { type: 'inc' }, HOUR);
+      await until(() => s2.control.swallowed === 1, 'the ask to reach s2');
+      await server.kill();
+      await server.up();
+      const r = await asked;
+      expect(r.n).toBe(1);
+      expect(s1.route.inFlight).toBe(0);
+      for (const n of nodes) await n.stop().catch(() => undefined);
+    } finally {
+      await server.stop();
     }
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineBehaviour } from '../../src/runtime/actor.js';
 import { connectNats, subjectToken, type NatsLink } from '../../src/runtime/nats-connect.js';
 import { ActorSystem } from '../../src/runtime/system.js';
-import { RemoteRoute, serveSystem } from '../../src/runtime/transport.js';
+import { NodeGoneError, RemoteRoute, serveSystem } from '../../src/runtime/transport.js';
 import { NatsTransport } from '../../src/runtime/transport-nats.js';
 import { OwnNatsServer, SHARED_NATS_URL, uniquePrefix, until } from '../helpers/nats.js';
 
@@ -148,6 +148,36 @@ describe('NatsTransport across a NATS server restart', () => {
       }, 'an event after the restart', 20_000, 200);
       await la.ping();
       await Promise.all([ta.close(), tb.close(), host.shutdown()]);
+    } finally {
+      await la.close().catch(() => undefined);
+      await lb.close().catch(() => undefined);
+      await server.stop();
+    }
+  }, 90_000);
+
+  it('fails a request waiting when the link drops at once (its reply is lost), and one made before it is back', async () => {
+    const server = await OwnNatsServer.start();
+    const la = await connectNats({ url: server.url, reconnectWaitMs: 100 });
+    const lb = await connectNats({ url: server.url, reconnectWaitMs: 100 });
+    try {
+      const ta = new NatsTransport(la.nc, 'a', { prefix, onStatus: (fn) => la.onStatus(fn) });
+      const tb = new NatsTransport(lb.nc, 'b', { prefix });
+      let received = 0;
+      tb.serve(() => {
+        received++;
+        return new Promise(() => undefined); // the owner got it and will never answer
+      });
+      await lb.nc.flush();
+      // an hour's timeout: only the link drop can end this request in the test's time
+      const waiting = ta.request('b', { to: 'echo/w', msg: { type: 'hit' } }, 3_600_000).then(() => null, (e: unknown) => e);
+      await until(() => received === 1, 'the request to reach b');
+      await server.kill();
+      const err = await waiting;
+      expect(err).toBeInstanceOf(NodeGoneError);
+      expect(err).toMatchObject({ code: 'ACTOR_UNAVAILABLE', node: 'b' });
+      await until(() => !la.connected, 'a to notice');
+      await expect(ta.request('b', { to: 'echo/w', msg: { type: 'hit' } }, 3_600_000)).rejects.toBeInstanceOf(NodeGoneError);
+      await Promise.all([ta.close(), tb.close()]);
     } finally {
       await la.close().catch(() => undefined);
       await lb.close().catch(() => undefined);

@@ -3,6 +3,7 @@ import type { ArticleRow, OriginalInfo, RefreshRow } from '../store/articles.js'
 import { storyRowOf, type StoryRow } from '../store/stories.js';
 import type { StorySummary } from '../stories/clusterer.js';
 import { ORIGINAL_UNKNOWN, type ClusterBatchReply, type ClusterItem } from '../stories/story-cluster.js';
+import { unfence, type Fenced, type FenceToken } from '../../runtime/fence.js';
 import { DECISION_TTL_MS } from './decision-time.js';
 import type { ThumbnailJob } from './thumbnails.js';
 import type { PreparedArticle, RejectedArticle } from './types.js';
@@ -41,10 +42,13 @@ export interface DecideDeps {
    * batch still being stored are known
    */
   originals?: KnownOriginals;
-  /** the dedup coordinator: decisions in input order */
-  dedup: { submit(batch: readonly DedupInput[]): Promise<DedupDecision[]> };
-  /** the story actor (ask add-batch) */
-  cluster(items: ClusterItem[]): Promise<ClusterBatchReply>;
+  /**
+   * the dedup coordinator: decisions in input order (in a cluster `Fenced`: with the token of
+   * the shard owner that answered, which the write checks)
+   */
+  dedup: { submit(batch: readonly DedupInput[]): Promise<DedupDecision[] | Fenced<DedupDecision[]>> };
+  /** the story actor (ask add-batch; in a cluster `Fenced`, as `dedup`) */
+  cluster(items: ClusterItem[]): Promise<ClusterBatchReply | Fenced<ClusterBatchReply>>;
   /**
    * articles per ask to the story actor; between slices I/O callbacks run (clustering is
    * synchronous work: a node serving the API must not stall for a whole batch of it)
@@ -97,6 +101,11 @@ export interface Decided {
    * counts on no older decision being stored after that long (decision-time.ts)
    */
   storeBy: number;
+  /**
+   * the fencing tokens of the shard owners that answered (a cluster): the write is refused when
+   * one of them has been deposed since, and the batch decided again (fence.ts)
+   */
+  fences?: FenceToken[];
 }
 
 /**
@@ -140,9 +149,15 @@ export class Decider {
     // from before the first question to a shard (dedup, then stories): they answer after this
     const storeBy = fresh.length > 0 ? this.now() + (this.d.decisionTtlMs ?? DECISION_TTL_MS) : Infinity;
     // near duplicates, in submission order
-    const decisions = await this.d.dedup.submit(
+    const fences: FenceToken[] = [];
+    const fenced = <T>(answer: T | Fenced<T>): T => {
+      const [value, token] = unfence(answer);
+      if (token) fences.push(token);
+      return value;
+    };
+    const decisions = fenced(await this.d.dedup.submit(
       fresh.map((a) => ({ id: a.id, fp: { hi: a.hi, lo: a.lo, sketch: a.sketch, hasText: a.hasText, empty: a.empty, short: a.short }, publishedAt: Date.parse(a.published_at) })),
-    );
+    ));
 
     // a wire copy takes its original's category before it is clustered and stored, and its story
     const { originals, outside } = await this.copyOriginals(fresh, decisions, inFlightOriginals);
@@ -160,7 +175,7 @@ export class Decider {
     const stories = new Map<string, StorySummary>();
     const waitMs = this.d.originalWaitMs ?? 0;
     const ask = async (slice: ClusterItem[]): Promise<ClusterBatchReply['results']> => {
-      const reply = await this.d.cluster(slice);
+      const reply = fenced(await this.d.cluster(slice));
       reply.results.forEach((r, k) => {
         if ('storyId' in r) originals.get(slice[k]!.article.id)!.story_id = r.storyId;
       });
@@ -193,7 +208,7 @@ export class Decider {
       }
     }
 
-    const out: Decided = { outcomes: [], rows: [], refresh: [], stories: [], fingerprints: [], thumbnails: [], rejected: [...rejected], known: firstInBatch, originals, storeBy };
+    const out: Decided = { outcomes: [], rows: [], refresh: [], stories: [], fingerprints: [], thumbnails: [], rejected: [...rejected], known: firstInBatch, originals, storeBy, ...(fences.length > 0 ? { fences } : {}) };
     const storyOf = new Map<string, string | null>();
     fresh.forEach((a, i) => {
       const r = results[i]!;

@@ -1,4 +1,5 @@
 import { describeError } from '../../runtime/errors.js';
+import { FencedOffError } from '../../runtime/fence.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Metrics } from '../../runtime/metrics.js';
 import type { Announcer } from './announce.js';
@@ -107,8 +108,8 @@ export class IngestPipeline {
         try {
           return await this.d.writer.write(d);
         } catch (err) {
-          // an expired decision stays expired: the batch goes back to be decided again
-          if (attempt >= attempts || err instanceof DecisionExpiredError) throw err;
+          // an expired or fenced-off decision stays so: the batch goes back to be decided again
+          if (attempt >= attempts || err instanceof DecisionExpiredError || err instanceof FencedOffError) throw err;
           this.log.warn({ err: describeError(err), size: d.rows.length, attempt }, 'storing a batch failed; retrying');
           await new Promise((r) => setTimeout(r, wait));
           wait *= 2;

@@ -4,6 +4,7 @@ import { recordRejected, type RejectedRecord } from '../store/rejected.js';
 import { recountStories } from '../store/story-counts.js';
 import { countStoryArticles, getStories, lockStories, upsertStories, type StoryRow } from '../store/stories.js';
 import { describeError, NewsaggError } from '../../runtime/errors.js';
+import { checkFences } from '../../runtime/fence.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 import type { Decided } from './decide.js';
@@ -70,6 +71,8 @@ export class BatchWriter {
     await ensurePartitionsFor(this.sql, d.rows.map((r) => r.published_at));
     try {
       return await this.sql.tx(async (q) => {
+        // first: decisions of a shard owner deposed since are refused (FencedOffError: decided again)
+        await checkFences(q, d.fences ?? []);
         await upsertArticles(q, d.rows, { partitionsReady: true });
         await refreshArticles(q, d.refresh);
         return this.finish(q, d, d.rows, d.refresh.length, []);
@@ -78,6 +81,7 @@ export class BatchWriter {
       if (!isRowError(err) || d.rows.length + d.refresh.length === 0) throw err;
       this.log.warn({ err: describeError(err), size: d.rows.length }, 'the database refused a batch: looking for the articles it refuses');
       return this.sql.tx(async (q) => {
+        await checkFences(q, d.fences ?? []);
         const refused: { url: string; publisher: string; id: string; err: unknown; article: unknown }[] = [];
         const rows = await isolate(q, d.rows, (s, part) => upsertArticles(s, part, { partitionsReady: true }), (r, e) => refused.push({ url: r.url, publisher: r.publisher_id, id: r.id, err: e, article: r }));
         const byId = new Map(d.rows.map((r) => [r.id, r]));

@@ -1,4 +1,6 @@
 import { getPublishers, loadPublisherState, savePublisherState, type PublisherStatus as StatusColumns } from '../store/publishers.js';
+import { checkFences, FencedOffError, type FenceToken } from '../../runtime/fence.js';
+import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
 import { DEFAULT_POLICY, type PolicyConfig } from './policy.js';
 import { newPublisher, toStored, type PublisherState, type PublisherStore } from './state.js';
@@ -8,6 +10,12 @@ import { newPublisher, toStored, type PublisherState, type PublisherStore } from
  * the status columns the admin API lists (next poll, failures, circuit and why, counts, WebSub)
  * are written from it in the same UPDATE. A row added by import or the admin API has no state
  * yet (`{}`): it loads as a fresh publisher for the row's feed, so it starts polling by itself.
+ *
+ * In a cluster (`fencing`) a save carries the fencing token of this node's ownership of the
+ * publisher's shard and is checked against the shard's fence in its transaction (fence.ts): the
+ * state of a publisher whose shard this node no longer owns is not written (its new owner loaded
+ * the row and keeps its own state; what this node fetched since was appended to the ingest log,
+ * and a repeat of it is stored once).
  */
 export class SqlPublisherStore implements PublisherStore {
   constructor(
@@ -15,6 +23,7 @@ export class SqlPublisherStore implements PublisherStore {
     private readonly now: () => number,
     private readonly random: () => number,
     private readonly policy: PolicyConfig = DEFAULT_POLICY,
+    private readonly fencing?: { tokenOf(id: string): FenceToken | null; log: Logger },
   ) {}
 
   async load(id: string): Promise<PublisherState | null> {
@@ -27,7 +36,20 @@ export class SqlPublisherStore implements PublisherStore {
   }
 
   async save(state: PublisherState): Promise<void> {
-    await savePublisherState(this.sql, state.id, state as unknown as Record<string, unknown>, statusColumns(state));
+    const write = (q: Sql) => savePublisherState(q, state.id, state as unknown as Record<string, unknown>, statusColumns(state));
+    if (!this.fencing) return write(this.sql);
+    const token = this.fencing.tokenOf(state.id);
+    const refused = () => this.fencing!.log.info({ publisher_id: state.id }, 'publisher state not written: its shard has moved to another node, which keeps its own');
+    if (!token) return refused();
+    try {
+      await this.sql.tx(async (q) => {
+        await checkFences(q, [token]);
+        await write(q);
+      });
+    } catch (err) {
+      if (!(err instanceof FencedOffError)) throw err;
+      refused();
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { SHARD_FENCES_DDL } from '../../runtime/fence.js';
 import type { Migration } from '../../runtime/migrate.js';
 import type { Sql } from '../../runtime/sql.js';
 import { pushAlerts } from './push-migrations.js';
@@ -331,6 +332,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 27, name: 'stories know their home editions (where they happened) besides the editions carrying them', sql: storyHomeRegions },
   { version: 30, name: 'articles keep an optional secondary category', sql: secondaryCategory },
   { version: 31, name: 'search hits carry the secondary category', sql: searchWithSecondaryCategory },
+  { version: 32, name: 'shard fences: writes carrying a deposed shard owner\'s decisions are refused', sql: SHARD_FENCES_DDL },
   { version: 34, name: 'stories marked for a recount, and articles by when they were written', sql: storyRecounts },
   { version: 40, name: 'push alerts: VAPID keys, subscriptions, marks, the delivery queue, daily counts', sql: pushAlerts },
 ];
