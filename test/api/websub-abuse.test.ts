@@ -198,6 +198,15 @@ describe('WebSub callbacks under abuse', () => {
     expect(s.logs.join('')).toContain('SHARD_NOT_OWNED');
   });
 
+  it('answers 503 with Retry-After, not 500, when the publisher actor replies nothing (met mid-move)', async () => {
+    const s = await setup();
+    s.answer = () => undefined as unknown as PublisherReply;
+    const r = await post(s, 'pub_remote', HUB, signBody(FEED, SECRET));
+    expect(r.status).toBe(503);
+    expect(Number(r.retryAfter)).toBeGreaterThan(0);
+    expect(s.logs.join('')).not.toMatch(/"stack"|\n\s+at /);
+  });
+
   it('sends a reason phrase with 410 Gone (a push for a publisher holding no subscription)', async () => {
     const s = await setup();
     s.answer = () => ({ status: 410, accepted: false, emitted: 0, reason: 'no-subscription' }) as PublisherReply;

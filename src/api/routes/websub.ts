@@ -4,6 +4,7 @@ import type { PushReply } from '../../actors/publisher/websub-handlers.js';
 import type { WebSubIntents } from '../../actors/publisher/websub-intents.js';
 import { verifySignature } from '../../actors/publisher/websub.js';
 import { publisherExists } from '../../actors/store/publishers.js';
+import { ActorUnavailableError } from '../../runtime/errors.js';
 import type { Sql } from '../../runtime/sql.js';
 import { KnownPublishers } from '../known-publishers.js';
 import { parseId } from '../params.js';
@@ -63,6 +64,15 @@ const CLIENT_LIMITED = 'too many refused callbacks from this client; slow down';
  * longer than the ask allows, or a publisher shard moving between nodes, gives 503 with
  * Retry-After, and hubs retry.
  */
+/**
+ * The actor's answer to a callback, or a 503 for the hub to retry: a publisher actor met in the
+ * middle of a shard move (stopping, or started on a node about to let it go) can reply nothing.
+ */
+function answered(id: string, reply: PublisherReply): PublisherReply {
+  if (reply && typeof reply === 'object' && typeof (reply as { status?: unknown }).status === 'number') return reply;
+  throw new ActorUnavailableError(`publisher/${id}`, 'no answer while its shard moves');
+}
+
 export function registerWebSubRoutes(router: Router, d: WebSubRouteDeps): { known: KnownPublishers } {
   const now = d.now ?? Date.now;
   const byPublisher = new RateLimiter(d.perPublisher.rps, d.perPublisher.burst, now);
@@ -113,7 +123,7 @@ export function registerWebSubRoutes(router: Router, d: WebSubRouteDeps): { know
     if (miss) return miss;
     const wait = byPublisher.peek(id);
     if (wait > 0) return limited(wait, PUBLISHER_LIMITED);
-    const out = (await d.ask(id, msg, VERIFY_ASK_MS)) as { status: number; body?: string };
+    const out = answered(id, await d.ask(id, msg, VERIFY_ASK_MS)) as { status: number; body?: string };
     if (out.status === 200) byPublisher.take(id);
     else byClient.take(ip);
     return { status: out.status, headers: TEXT, body: out.body ?? '' };
@@ -135,7 +145,7 @@ export function registerWebSubRoutes(router: Router, d: WebSubRouteDeps): { know
       if (!verifySignature(signature, body, secret)) return refusedBy(ip, IGNORED);
       const wait = byPublisher.take(id);
       if (wait > 0) return limited(wait, PUBLISHER_LIMITED);
-      const r = (await d.ask(id, push, PUSH_ASK_MS)) as PushReply;
+      const r = answered(id, await d.ask(id, push, PUSH_ASK_MS)) as PushReply;
       return { status: r.status, headers: TEXT, body: '' };
     }
     // no secret on record here (a node forwarding to the owner, or no subscription held): the
@@ -144,7 +154,7 @@ export function registerWebSubRoutes(router: Router, d: WebSubRouteDeps): { know
     if (spent > 0) return limited(spent, CLIENT_LIMITED);
     const wait = byPublisher.peek(id);
     if (wait > 0) return limited(wait, PUBLISHER_LIMITED);
-    const r = (await d.ask(id, push, PUSH_ASK_MS)) as PushReply;
+    const r = answered(id, await d.ask(id, push, PUSH_ASK_MS)) as PushReply;
     if (r.accepted) byPublisher.take(id);
     else if (r.reason === 'bad-signature' || r.reason === 'no-subscription') byClient.take(ip);
     // 2xx tells the hub the delivery arrived; a bad signature is acknowledged and ignored (WebSub §8)
