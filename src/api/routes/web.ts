@@ -10,6 +10,7 @@ import { DOM_JS } from '../web/dom.js';
 import { FEED_JS } from '../web/feed-view.js';
 import { FORYOU_JS } from '../web/foryou-view.js';
 import { LIVE_JS } from '../web/live-client.js';
+import { PUSH_JS } from '../web/push-client.js';
 import { INDEX_HTML } from '../web/page.js';
 import { STORY_JS } from '../web/story-view.js';
 import { APP_CSS } from '../web/styles.js';
@@ -33,6 +34,7 @@ const FILES: Record<string, { body: string; type: string }> = {
   '/ui/story.js': { body: STORY_JS, type: JS },
   '/ui/foryou.js': { body: FORYOU_JS, type: JS },
   '/ui/admin.js': { body: ADMIN_JS, type: JS },
+  '/ui/push.js': { body: PUSH_JS, type: JS },
   '/app.css': { body: APP_CSS, type: 'text/css; charset=utf-8' },
 };
 

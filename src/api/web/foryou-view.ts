@@ -2,13 +2,14 @@
  * `/ui/foryou.js`: the For you tab (`/for-you`). The reader's interests come from `GET /v1/me`
  * (the server knows the reader by its cookie) and are replaced whole with `PUT /v1/me`: topics,
  * publishers (by id), names and places to follow or hide; each story card gets "more / fewer like
- * this" controls. A node without reader profiles answers 404: the tab says so, keeps the controls
- * visible but off, and shows top stories. Text through `el` only, never markup.
+ * this" controls, and under them the alert switches (push.js). A node without reader profiles
+ * answers 404: the tab says so, keeps the controls visible but off, and shows top stories. Text through `el` only, never markup.
  */
 export const FORYOU_JS = String.raw`
 import { CATEGORIES, CATEGORY_LABELS, api, el, problem } from './dom.js?v=__V__';
 import { storyCard } from './cards.js?v=__V__';
 import { pagedList, query } from './feed.js?v=__V__';
+import { alertsPanel } from './push.js?v=__V__';
 
 const KINDS = ['categories', 'publishers', 'entities', 'places'];
 const KIND_LABELS = { categories: 'Topic', publishers: 'Publisher', entities: 'Name', places: 'Place' };
@@ -32,9 +33,11 @@ function normalise(me) {
 export function forYouView(route) {
   const panel = el('section', { class: 'panel interests', 'aria-label': 'Your interests' });
   const feedBox = el('div', { class: 'foryou-feed' });
+  // push alerts for breaking news and for what the reader follows (push.js)
+  const alerts = alertsPanel(() => interests.follow);
   const node = el('div', { class: 'view foryou-view' },
     el('div', { class: 'view-head' }, el('h1', { text: 'For you' }), el('p', { class: 'sub', text: 'Stories picked by what you follow and hide' })),
-    el('div', { class: 'columns' }, feedBox, el('aside', { class: 'side' }, panel)));
+    el('div', { class: 'columns' }, feedBox, el('aside', { class: 'side' }, panel, alerts.node)));
   let me = null; // null = no reader profiles on this node
   let interests = { follow: emptyInterests(), hide: emptyInterests() };
   let list = null;
@@ -62,6 +65,7 @@ export function forYouView(route) {
     }
     interests = normalise(r.body && r.body.follow ? r.body : next);
     notice.textContent = 'Saved. Your stories are updated.';
+    alerts.sync();
     drawPanel();
     loadFeed();
   }

@@ -2,11 +2,12 @@
  * `/ui/story.js`: Full Coverage as a page (`/story/:id`): the lead, a timeline of how the story
  * developed, the top coverage, coverage by region, then every article with its snippet and
  * thumbnail (wire copies folded under the report they copy). All sections come from
- * `GET /v1/stories/:id`. Text through `el` only, never markup.
+ * `GET /v1/stories/:id`; under the headline, "Alert me about this story" (push.js). Text through `el` only, never markup.
  */
 export const STORY_JS = String.raw`
 import { CATEGORY_LABELS, REGION_LABELS, api, articleLink, el, feedPath, plural, problem, thumb, timeEl } from './dom.js?v=__V__';
 import { articleRow, miniCard, source } from './cards.js?v=__V__';
+import { storyAlertControl } from './push.js?v=__V__';
 
 function section(cls, title, ...body) {
   return el('section', { class: 'cov-section ' + cls, 'aria-label': title }, el('h2', { text: title }), ...body);
@@ -84,7 +85,8 @@ export function storyView(route, ctx) {
       el('h1', { text: title }),
       el('p', { class: 'story-meta' },
         el('span', { class: 'coverage-count', text: String(count) }), ' ' + (count === 1 ? 'article' : 'articles') + ' from ' + plural(d.publishers.length, 'publisher') + ' · first reported ',
-        timeEl(s.first_seen), ' · updated ', timeEl(s.updated_at)));
+        timeEl(s.first_seen), ' · updated ', timeEl(s.updated_at)),
+      storyAlertControl(s.id));
     const parts = [head];
     if (lead) parts.push(leadBlock(lead));
     if (d.timeline && d.timeline.length > 1) parts.push(section('cov-timeline', 'Timeline', timelineList(d.timeline, byId)));

@@ -157,6 +157,9 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 /* Full Coverage page */
 .story-view { max-width: 860px; margin: 0 auto; }
 .story-head { padding: 1.5rem 0 1rem; }
+.alert-control { display: inline-flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin-top: .6rem; }
+.alert-note:empty { display: none; }
+.alerts p { margin: .4rem 0; }
 .kicker { display: flex; gap: .6rem; align-items: center; margin: 0; color: var(--accent); font-weight: 600; font-size: .85rem; text-transform: uppercase; letter-spacing: .05em; }
 .kicker .topic { text-transform: none; letter-spacing: 0; font-weight: 500; }
 .story-head h1 { margin: .3rem 0 .4rem; font-size: 2rem; line-height: 1.2; letter-spacing: -.02em; overflow-wrap: anywhere; }
