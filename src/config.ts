@@ -256,6 +256,40 @@ export const options = {
   liveConnectBurst: opt({ name: 'live-connect-burst', schema: intIn(1, 1_000_000), default: 16, doc: 'WebSocket: burst of new connections per client address' }),
   liveMaxBufferBytes: opt({ name: 'live-max-buffer-bytes', schema: intIn(1024, 1 << 30), default: 65_536, doc: 'WebSocket: unsent bytes per connection before updates are coalesced; a connection that stays behind is closed' }),
   liveHeartbeatSeconds: opt({ name: 'live-heartbeat-seconds', schema: intIn(8, 3_600), default: 32, doc: 'WebSocket: idle connections are pinged; one that stays silent (no pong) for about this long is closed' }),
+  vapidPrivateKey: opt({
+    name: 'vapid-private-key',
+    secret: true,
+    schema: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'expected the base64url of a 32-byte P-256 private key (43 characters)').optional(),
+    default: undefined,
+    defaultDoc: '(generated once, kept in the database)',
+    doc: 'push alerts: the VAPID private key that signs every push; unset = one generated on first start and shared by every node through the database',
+  }),
+  vapidSubject: opt({
+    name: 'vapid-subject',
+    schema: urlWithScheme(['mailto:', 'https:']),
+    default: (c) => (typeof c['contactUrl'] === 'string' && /^(mailto|https):/.test(c['contactUrl']) ? c['contactUrl'] : 'mailto:webpush@newsagg.invalid'),
+    defaultDoc: '--contact-url if mailto: or https:, else mailto:webpush@newsagg.invalid',
+    doc: 'push alerts: the contact (mailto: or https:) push services see in the VAPID claim',
+  }),
+  pushAllowHttp: opt({ name: 'push-allow-http', schema: bool, default: false, boolean: true, doc: 'push alerts: accept plain http endpoints on loopback hosts (tests; push services are https)' }),
+  pushDailyCap: opt({ name: 'push-daily-cap', schema: intIn(1, 1000), default: 10, doc: 'push alerts: most alerts a reader gets per local day (a reader may ask for fewer)' }),
+  pushQuietHours: opt({
+    name: 'push-quiet-hours',
+    schema: z.string().transform((s, ctx): { start: string; end: string } | null => {
+      if (s.trim().toLowerCase() === 'off') return null;
+      const m = /^\s*(([01]\d|2[0-3]):[0-5]\d)\s*-\s*(([01]\d|2[0-3]):[0-5]\d)\s*$/.exec(s);
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: `expected HH:MM-HH:MM or off, got "${s}"` });
+        return z.NEVER;
+      }
+      return { start: m[1]!, end: m[3]! };
+    }),
+    default: { start: '22:00', end: '07:00' },
+    defaultDoc: '22:00-07:00',
+    doc: 'push alerts: default quiet hours in the reader\'s time zone (HH:MM-HH:MM or off); nothing is sent then',
+  }),
+  pushStoryThrottleMinutes: opt({ name: 'push-story-throttle-minutes', schema: positive, default: 60, doc: 'push alerts: a followed story alerts a subscription at most this often' }),
+  pushTopicThreshold: opt({ name: 'push-topic-threshold', schema: intIn(2, 100_000), default: 10, doc: 'push alerts: articles a story of a followed topic or place needs before it alerts (a reader may choose another)' }),
 } as const;
 
 type Options = typeof options;

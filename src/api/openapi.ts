@@ -24,6 +24,18 @@ const edition: Schema = {
 };
 const obj = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: 'object', properties, required });
 
+/** What a push subscription alerts about (README *Push alerts*). */
+const pushPrefs: Record<string, Schema> = {
+  breaking: { type: 'boolean', description: 'every story that starts breaking' },
+  stories: { type: 'array', maxItems: 100, description: 'followed story ids: new articles alert, at most once per --push-story-throttle-minutes', items: str },
+  topics: { type: 'array', description: 'followed categories: a story of one alerts once when it reaches threshold articles', items: { type: 'string', enum: [...CATEGORIES] } },
+  places: { type: 'array', maxItems: 20, description: 'followed places by name (matched as in For you), with the same threshold', items: str },
+  threshold: { type: 'integer', minimum: 2, maximum: 100_000, description: 'articles a story of a followed topic or place needs (default --push-topic-threshold)' },
+  quiet_hours: { oneOf: [obj({ start: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }, end: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' } }), { type: 'null' }], description: 'local time with nothing sent; null for none (default --push-quiet-hours)' },
+  tz_offset_minutes: { type: 'integer', minimum: -840, maximum: 840, description: 'the reader\'s time zone, minutes east of UTC (default 0)' },
+  daily_cap: { type: 'integer', minimum: 1, description: 'alerts per local day at most, up to --push-daily-cap (its default)' },
+};
+
 const schemas: Record<string, Schema> = {
   Error: obj({ error: obj({ code: str, message: str }) }),
   RelatedHeadline: obj({ article_id: str, title: str, publisher_name: str, click_url: clickUrl }),
@@ -57,6 +69,19 @@ const schemas: Record<string, Schema> = {
     [],
   ),
   Me: obj({ reader_id: str, follow: ref('Interests'), hide: ref('Interests'), history_size: int }),
+  PushKey: obj({ public_key: { type: 'string', description: 'the VAPID public key: base64url of the 65-byte uncompressed P-256 point (applicationServerKey)' } }),
+  PushPrefs: obj(pushPrefs),
+  PushSubscription: { allOf: [obj({ id: str, endpoint: str, created_at: dateTime }), ref('PushPrefs')] },
+  PushSubscriptionList: obj({ subscriptions: { type: 'array', items: ref('PushSubscription') } }),
+  PushSubscribe: obj(
+    {
+      endpoint: { type: 'string', maxLength: 2048, description: 'the push service URL: https (a host the SSRF guard accepts)' },
+      expirationTime: { type: ['number', 'null'] },
+      keys: obj({ p256dh: { type: 'string', description: 'base64url, 65-byte P-256 point' }, auth: { type: 'string', description: 'base64url, 16 bytes' } }),
+      ...pushPrefs,
+    },
+    ['endpoint', 'keys'],
+  ),
   Catalogue: obj({
     first_run: { type: 'boolean' },
     publishers: int,
@@ -217,6 +242,25 @@ export const openApiDocument = {
       },
       delete: { ...reader, summary: 'Forget the reader: interests and reading history', responses: { 204: { description: 'forgotten' }, 401: badToken, ...common } },
     },
+    '/v1/push/key': {
+      get: { summary: 'The VAPID public key browsers subscribe with (one per deployment)', responses: { 200: ok('PushKey'), ...common } },
+    },
+    '/v1/me/push': {
+      get: { ...reader, summary: 'The reader\'s push subscriptions with their preferences', responses: { 200: ok('PushSubscriptionList'), 401: badToken, ...common } },
+      post: {
+        ...reader,
+        summary: 'Add a push subscription (the browser\'s PushSubscription JSON) with what to be told about, or replace the preferences of a known endpoint',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('PushSubscribe') } } },
+        responses: { 200: ok('PushSubscription', 'replaced'), 201: ok('PushSubscription', 'created'), 401: badToken, 413: error('body over 8 KB'), ...common },
+      },
+      delete: {
+        ...reader,
+        summary: 'Stop push alerts: the subscription a notification\'s stop URL names (?stop=, no reader needed), the reader\'s one endpoint (?endpoint= or {"endpoint"}), or all of the reader\'s',
+        parameters: [p('stop', 'the stop token a notification carries', str), p('endpoint', 'one of the reader\'s endpoints', str)],
+        responses: { 204: { description: 'stopped (also when nothing matched)' }, 401: badToken, ...common },
+      },
+    },
+    '/sw.js': { get: { summary: 'The service worker that shows push alerts and opens their story', responses: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: str } } } } } },
     '/v1/articles/{id}': {
       get: { summary: 'An article with related articles of its story', parameters: [pathId('article id')], responses: { 200: ok('ArticleDetail'), 404: error('no such article'), ...common } },
     },

@@ -8,6 +8,7 @@ import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerLiveRoutes } from './routes/live.js';
 import { registerReaderRoutes, readerForAnyone, withCookie } from './routes/me.js';
+import { registerPushRoutes } from './routes/push.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
 import { registerRejectedRoutes } from './routes/rejected.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -22,7 +23,7 @@ export type { ApiDeps } from './routes/common.js';
 
 /**
  * Registers the public API (DESIGN §6) on the node's router: feed (and `for=me`), breaking,
- * articles, stories, search, click redirect, readers (`/v1/me`), trending, the publisher catalogue
+ * articles, stories, search, click redirect, readers (`/v1/me`), push alerts, trending, the publisher catalogue
  * (first run), thumbnails, the OpenAPI document, the web UI, and, when an admin token is set,
  * the admin routes. Every route passes the per-client token bucket first (a known API token has
  * its own bucket, everyone else is limited per IP: an unknown token must not buy a fresh bucket).
@@ -52,6 +53,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerSearchRoutes(router, deps, wrap);
   registerRedirectRoutes(router, deps, wrap);
   registerReaderRoutes(router, deps, wrap);
+  registerPushRoutes(router, deps, wrap);
   registerTrendingRoutes(router, deps, wrap);
   registerThumbRoutes(router, deps.dataDir, wrap);
   registerAdminRoutes(router, deps, wrap);

@@ -11,6 +11,7 @@ import { registerApiRoutes } from '../api/routes.js';
 import { keepCommonLexemesFresh } from '../actors/store/search.js';
 import { TrustedProxies } from '../api/client-address.js';
 import { startReaderServices, type ReaderServices } from '../api/services.js';
+import type { PushComponent } from './push.js';
 
 /**
  * The API role of a node: the feed service (hot pages, snapshots, invalidation events, breaking
@@ -25,6 +26,8 @@ export function apiComponent(
     fetcher?: SharedFetcher;
     /** how long a rendered feed page is kept in process (default 5 s; tests lengthen it) */
     hotTtlMs?: number;
+    /** push alerts (started before this component): their routes are served here */
+    push?: PushComponent;
   } = {},
 ): Component & { readonly hub: LiveHub | null; readonly breaking: BreakingService | null } {
   let feed: FeedService | null = null;
@@ -86,6 +89,7 @@ export function apiComponent(
         profiles: readers.profiles,
         personal: readers.personal,
         trending: readers.trending,
+        ...(opts.push ? { push: opts.push.routes() } : {}),
         dataDir: cfg.dataDir,
         log: node.log,
         ...(opts.onPublishersChanged ? { onPublishersChanged: opts.onPublishersChanged } : {}),

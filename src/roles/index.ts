@@ -12,6 +12,7 @@ import { fetcherComponent } from './fetcher.js';
 import { ingestComponent } from './ingest.js';
 import { maintenanceComponent } from './maintenance.js';
 import { opmlComponent } from './opml.js';
+import { pushComponent } from './push.js';
 import { websubForwardComponent } from './websub-forward.js';
 import { PUBLISHERS_CHANGED, publishersComponent, type PublishersComponent } from './publishers.js';
 import type { ShardRoute } from '../runtime/shard-route.js';
@@ -24,7 +25,7 @@ import type { ShardRoute } from '../runtime/shard-route.js';
  * - `process`: consumes the ingest log and runs the pipeline (prepare, dedup, cluster, store,
  *   announce, thumbnails), with activity, breaking-news detection and maintenance following the
  *   stories it writes; in a cluster it may own the dedup and story shards.
- * - `api`: serves HTTP (feeds, search, admin, web UI, live).
+ * - `api`: serves HTTP (feeds, search, admin, web UI, live) and sends push alerts.
  * Health and metrics routes are always there. Without `--nats-url` the ingest log is in-process,
  * so `ingest` and `process` must run together (an ingest-only node would fill a log nothing
  * reads, a process-only one read a log nothing fills). Order matters: the cluster opens first,
@@ -80,9 +81,13 @@ export function componentsFor(config: Config): Component[] {
   }
   if (roles.has('api')) {
     const p = publishers;
+    // push alerts: subscriptions, the live-event listener and the deliverer, before the routes that serve them
+    const push = pushComponent();
     out.push(
+      push,
       apiComponent({
         fetcher,
+        push,
         // a publisher added or removed reaches the node running (or about to run) its actor
         onPublishersChanged: (c: { added: string[]; removed: string[] }) => {
           const w = cluster.get();

@@ -19,11 +19,13 @@ function filesUnder(folder: string): string[] {
 describe('the web client build', () => {
   const build = buildWebClient();
 
-  it('bundles the app, the live module and the stylesheet, with their source maps, from the client sources and the model', () => {
-    expect([...build.files.keys()].sort()).toEqual(['app.css', 'app.css.map', 'app.js', 'app.js.map', 'live.js', 'live.js.map']);
+  it('bundles the app, the live module, the stylesheet and the service worker, with their source maps, from the client sources and the model', () => {
+    expect([...build.files.keys()].sort()).toEqual(['app.css', 'app.css.map', 'app.js', 'app.js.map', 'live.js', 'live.js.map', 'sw.js', 'sw.js.map']);
     expect(build.inputs).toEqual(expect.arrayContaining(['src/actors/model/taxonomy.ts', 'src/api/web/client/app.ts', 'src/api/web/client/live.ts', 'src/api/web/client/app.css']));
     // the live module stands alone: no views in it
     expect(build.files.get('live.js')).not.toContain('Full Coverage');
+    // the service worker is a classic script: nothing of a module in it
+    expect(build.files.get('sw.js')).not.toMatch(/^\s*(import|export)\b/m);
     for (const [name, text] of build.files) if (name.endsWith('.js')) expect(text, name).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
   });
 
@@ -61,6 +63,7 @@ describe('the web client build', () => {
   it('is type-checked with the DOM library by npm run typecheck, and bundled by npm run build', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.typecheck).toContain('tsc -p src/api/web/client/tsconfig.json');
+    expect(pkg.scripts.typecheck).toContain('tsc -p src/api/web/worker/tsconfig.json');
     expect(pkg.scripts.build).toContain('scripts/build-web.ts');
     const client = JSON.parse(readFileSync(join(ROOT, 'src/api/web/client/tsconfig.json'), 'utf8')) as { compilerOptions: { lib: string[]; types: string[] } };
     expect(client.compilerOptions.lib).toContain('DOM');

@@ -8,3 +8,5 @@ export { FetchError, type FetchErrorCode } from './errors.js';
 export { parseRetryAfter, parseCacheControl, parseContentType, freshness, type CacheControl } from './headers.js';
 export { blockedReason, parseIp } from './ip.js';
 export type { FetcherOptions, FetchRequest, FetchResult } from './types.js';
+export { SsrfGuard, type LookupFn } from './ssrf.js';
+export { checkUrl } from './url-policy.js';

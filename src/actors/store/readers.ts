@@ -72,12 +72,14 @@ export async function saveInterests(sql: Sql, id: string, follow: unknown, hide:
   );
 }
 
-/** Forgets a reader: its interests and every click it made. Returns whether anything was there. */
+/** Forgets a reader: its interests, every click it made and its push subscriptions. Returns whether anything was there. */
 export async function forgetReader(sql: Sql, id: string): Promise<boolean> {
   return sql.tx(async (q) => {
     const a = await q.query('DELETE FROM readers WHERE id = $1', [id]);
     const b = await q.query('DELETE FROM clicks WHERE reader = $1', [id]);
-    return a.rowCount + b.rowCount > 0;
+    // and its push subscriptions (their queued alerts and marks go with them)
+    const c = await q.query('DELETE FROM push_subscriptions WHERE reader_id = $1', [id]);
+    return a.rowCount + b.rowCount + c.rowCount > 0;
   });
 }
 

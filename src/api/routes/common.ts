@@ -13,6 +13,7 @@ import type { FeedService } from '../feed.js';
 import type { PersonalFeed } from '../personal/service.js';
 import type { Profiles } from '../readers/profiles.js';
 import type { TrendingService } from '../trending/service.js';
+import type { PushRoutesDeps } from './push.js';
 import { etagOf, type HotEntry } from '../hot-cache.js';
 import { encodeHeaders, type Reply, type Request } from '../reply.js';
 
@@ -49,6 +50,8 @@ export interface ApiDeps {
   personal?: PersonalFeed;
   /** `/v1/trending`; absent = not served */
   trending?: TrendingService;
+  /** push alerts (`/v1/push/key`, `/v1/me/push`, `/sw.js`); absent = not served */
+  push?: PushRoutesDeps;
   /** told after admin routes add or remove publishers, so schedulers need not poll the table */
   onPublishersChanged?: (change: { added: string[]; removed: string[] }) => void;
   /** the id of the node polling a publisher (`--node-id`; its shard's owner in a cluster), null when none */

@@ -32,6 +32,16 @@ function webClient(): WebBuild {
   return client;
 }
 
+/** Files served by the routes that own them, not here: the service worker (push routes, when push is on). */
+const SERVED_ELSEWHERE = new Set(['sw.js']);
+
+/** A file of the bundled client by name (`sw.js`), for the routes that serve it themselves. */
+export function webClientFile(name: string): string {
+  const body = webClient().files.get(name);
+  if (body === undefined) throw new Error(`the web client has no ${name}`);
+  return body;
+}
+
 /**
  * One digest over the shell and every bundle, written where they say `__V__`: every URL the page
  * loads names this build, so a reader never mixes a cached file of the previous deploy with the
@@ -56,7 +66,7 @@ function asset(body: string, type: string, version: string): (req: Request) => R
   };
 }
 
-/** The web UI: the shell at every app path, the client's bundles (`/app.js`, `/live.js`, `/app.css`, their source maps). */
+/** The web UI: the shell at every app path, the client's bundles (`/app.js`, `/live.js`, `/app.css`, their source maps; `/sw.js` is the push routes'). */
 export function registerWebRoutes(router: Router, wrap: (h: Handler) => Handler): void {
   const v = webVersion();
   const shell = INDEX_HTML.replaceAll('__V__', v);
@@ -66,7 +76,7 @@ export function registerWebRoutes(router: Router, wrap: (h: Handler) => Handler)
   for (const path of APP_PATHS) router.get(path, wrap(page));
   for (const [name, body] of webClient().files) {
     const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
-    if (type !== undefined) router.get(`/${name}`, wrap(asset(body, type, v)));
+    if (type !== undefined && !SERVED_ELSEWHERE.has(name)) router.get(`/${name}`, wrap(asset(body, type, v)));
   }
   // browsers ask for it on their own; without one every page view logs a 404 in the console
   router.get('/favicon.ico', wrap(() => ({ status: 204, headers: { 'cache-control': 'public, max-age=86400' } })));

@@ -8,7 +8,8 @@ import { NewsaggError } from '../../runtime/errors.js';
 /**
  * The web client's build: esbuild bundles the TypeScript modules under `client/` (and the
  * taxonomy they import from the model) into the served files, `app.js` (the router and views),
- * `live.js` (the live module, a script of its own) and `app.css`, with linked source maps.
+ * `live.js` (the live module, a script of its own) and `app.css`, and `worker/` into `sw.js`
+ * (the push alerts' service worker), with linked source maps.
  * `npm run build` writes them to dist/web with a manifest; a server started from the sources
  * (tsx) rebuilds them in memory when a source is newer than that manifest, so a test or a dev
  * server never serves a stale client. esbuild is a build tool (a devDependency): a server
@@ -52,6 +53,7 @@ function options(): BuildOptions {
       { in: `${CLIENT}/app.ts`, out: 'app' },
       { in: `${CLIENT}/live.ts`, out: 'live' },
       { in: `${CLIENT}/app.css`, out: 'app' },
+      { in: 'src/api/web/worker/service-worker.ts', out: 'sw' },
     ],
     outdir: 'dist/web',
     bundle: true,

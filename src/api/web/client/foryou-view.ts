@@ -2,13 +2,15 @@
  * The For you tab (`/for-you`). The reader's interests come from `GET /v1/me` (the server knows
  * the reader by its cookie) and are replaced whole with `PUT /v1/me`: topics, publishers (by
  * id), names and places to follow or hide; each story card gets "more / fewer like this"
- * controls. A node without reader profiles answers 404: the tab says so, keeps the controls
- * visible but off, and shows top stories. Text through `el` only, never markup.
+ * controls, and under them the alert switches (push.ts). A node without reader profiles answers
+ * 404: the tab says so, keeps the controls visible but off, and shows top stories. Text through
+ * `el` only, never markup.
  */
 import { api, problem } from './api.js';
 import { storyCard } from './cards.js';
 import { el } from './dom.js';
 import { pagedList, query, type PagedList } from './paged-list.js';
+import { alertsPanel } from './push.js';
 import { CATEGORIES, categoryName } from './taxonomy.js';
 import type { FeedItem, InterestKind, InterestSet, Interests } from './types.js';
 import type { RouteOf, View } from './view.js';
@@ -37,9 +39,11 @@ function normalise(me: unknown): Interests {
 export function forYouView(route: RouteOf<'foryou'>): View {
   const panel = el('section', { class: 'panel interests', 'aria-label': 'Your interests' });
   const feedBox = el('div', { class: 'foryou-feed' });
+  // push alerts for breaking news and for what the reader follows (push.ts)
+  const alerts = alertsPanel(() => interests.follow);
   const node = el('div', { class: 'view foryou-view' },
     el('div', { class: 'view-head' }, el('h1', { text: 'For you' }), el('p', { class: 'sub', text: 'Stories picked by what you follow and hide' })),
-    el('div', { class: 'columns' }, feedBox, el('aside', { class: 'side' }, panel)));
+    el('div', { class: 'columns' }, feedBox, el('aside', { class: 'side' }, panel, alerts.node)));
   let me: unknown = null; // null = no reader profiles on this node
   let interests: Interests = { follow: emptyInterests(), hide: emptyInterests() };
   let list: PagedList | null = null;
@@ -67,6 +71,7 @@ export function forYouView(route: RouteOf<'foryou'>): View {
     }
     interests = normalise(r.body && r.body.follow ? r.body : next);
     notice.textContent = 'Saved. Your stories are updated.';
+    alerts.sync();
     drawPanel();
     loadFeed();
   }

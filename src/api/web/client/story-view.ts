@@ -1,12 +1,13 @@
 /**
  * Full Coverage as a page (`/story/:id`): the lead, a timeline of how the story developed, the
  * top coverage, coverage by region, then every article with its snippet and thumbnail (wire
- * copies folded under the report they copy). All sections come from `GET /v1/stories/:id`.
- * Text through `el` only, never markup.
+ * copies folded under the report they copy). All sections come from `GET /v1/stories/:id`;
+ * under the headline, "Alert me about this story" (push.ts). Text through `el` only, never markup.
  */
 import { api, problem } from './api.js';
 import { articleRow, miniCard, source } from './cards.js';
 import { articleLink, el, feedPath, plural, thumb, timeEl, type Child } from './dom.js';
+import { storyAlertControl } from './push.js';
 import { categoryName, regionName } from './taxonomy.js';
 import type { RegionGroup, StoryArticle, StoryPage, TimelineEntry } from './types.js';
 import type { RouteOf, View, ViewContext } from './view.js';
@@ -88,7 +89,8 @@ export function storyView(route: RouteOf<'story'>, ctx: ViewContext): View {
       el('h1', { text: title }),
       el('p', { class: 'story-meta' },
         el('span', { class: 'coverage-count', text: String(count) }), ' ' + (count === 1 ? 'article' : 'articles') + ' from ' + plural(d.publishers.length, 'publisher') + ' · first reported ',
-        timeEl(s.first_seen), ' · updated ', timeEl(s.updated_at)));
+        timeEl(s.first_seen), ' · updated ', timeEl(s.updated_at)),
+      storyAlertControl(s.id));
     const parts: Node[] = [head];
     if (lead) parts.push(leadBlock(lead));
     if (d.timeline && d.timeline.length > 1) parts.push(section('cov-timeline', 'Timeline', timelineList(d.timeline, byId)));

@@ -74,6 +74,7 @@ export interface RegionGroup {
 /** `GET /v1/stories/:id`: Full Coverage. */
 export interface StoryPage {
   story: {
+    id: string;
     title: string;
     lead_article_id: string;
     article_count: number;
