@@ -1,4 +1,3 @@
-import { CATEGORIES, REGIONS } from '../actors/store/feed-items.js';
 import { InvalidCursorError } from './cursor.js';
 import { HttpError } from './reply.js';
 
@@ -10,8 +9,8 @@ import { HttpError } from './reply.js';
  * different feed, and so a CDN's cache key space stays small.
  */
 
-export const FEED_CATEGORIES: readonly string[] = ['top', ...CATEGORIES];
-export const FEED_REGIONS: readonly string[] = ['global', ...REGIONS];
+/** What feeds, search and live topics accept: the model's taxonomy (`top` and `global` included). */
+export { FEED_CATEGORIES, FEED_REGIONS } from '../actors/model/index.js';
 
 /** Article, story and publisher ids: what the store writes (ulids, `st_...`, `pub_...`), nothing path-like. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;

@@ -67,7 +67,21 @@ describe('web UI routes', () => {
         queue.push(target.pathname);
       }
     }
-    expect([...seen]).toEqual(expect.arrayContaining(['/app.css', '/app.js', '/ui/admin.js', '/ui/cards.js', '/ui/dom.js', '/ui/feed.js', '/ui/foryou.js', '/ui/story.js']));
+    // one bundle for the app, one for the live module (run first), one stylesheet
+    expect([...seen].sort()).toEqual(['/app.css', '/app.js', '/live.js']);
+  });
+
+  it.each(['/app.js', '/live.js', '/app.css'])('%s is immutable under this build\'s digest, short-lived without it, and its source map is served', async (path) => {
+    const versioned = await get(`${path}?v=${webVersion()}`);
+    expect(versioned.headers?.['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(versioned.headers?.['content-security-policy']).toMatch(/script-src 'self'/);
+    // a page of another build (or none) asking: it gets this build's file, to be revalidated soon
+    for (const other of [path, `${path}?v=000000000000`]) expect((await get(other)).headers?.['cache-control']).toBe('public, max-age=300');
+    const map = /sourceMappingURL=(\S+)/.exec(versioned.text)?.[1];
+    expect(map, 'a linked source map').toBe(`${path.slice(1)}.map`);
+    const m = await get(`/${map}`);
+    expect(m.headers?.['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(m.text).sources.some((s: string) => s.includes('src/api/web/client/'))).toBe(true);
   });
 
   it('answers 304 to a client holding the current file, and refuses unknown parameters on files', async () => {

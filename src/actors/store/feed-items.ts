@@ -59,10 +59,8 @@ export interface CachedStory {
   home_regions?: string[];
 }
 
-export const CATEGORIES = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'] as const;
-export const REGIONS = ['us', 'uk', 'eu', 'apac', 'latam', 'mea'] as const;
-export type Category = (typeof CATEGORIES)[number];
-export type Region = (typeof REGIONS)[number];
+// the taxonomy lives in the model; re-exported for this file's many importers
+export { CATEGORIES, REGIONS, type Category, type Region } from '../model/index.js';
 
 export function feedKey(region: string, category: string): string {
   return `feed:${region}:${category}`;

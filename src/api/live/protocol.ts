@@ -22,8 +22,8 @@ export interface FrameError {
 
 /** Story ids: what the store writes (as the REST routes accept them). */
 const STORY_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
-const REGIONS = new Set(FEED_REGIONS);
-const CATEGORIES = new Set(FEED_CATEGORIES);
+const REGIONS = new Set<string>(FEED_REGIONS);
+const CATEGORIES = new Set<string>(FEED_CATEGORIES);
 
 /** True for `breaking`, `breaking:{region}`, `feed:{region}:{category}` and `story:{id}`. */
 export function isTopic(t: string): boolean {

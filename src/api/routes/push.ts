@@ -7,9 +7,9 @@ import { emptyLists } from '../readers/interests.js';
 import { checkKnownInterests } from '../readers/known.js';
 import { HttpError, json, type Handler, type Request } from '../reply.js';
 import type { Router } from '../router.js';
-import { SERVICE_WORKER_JS } from '../web/service-worker.js';
 import { NO_STORE, cachedReply, jsonCached, type ApiDeps } from './common.js';
 import { readerFor, withCookie } from './me.js';
+import { webClientFile } from './web.js';
 
 /** What the push routes need from the push component. */
 export interface PushRoutesDeps {
@@ -87,8 +87,9 @@ export function registerPushRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
     }),
   );
   // the service worker: at the root so its scope is the whole app; revalidated on every check
-  const swTag = etagOf(SERVICE_WORKER_JS);
-  router.get('/sw.js', wrap((req) => (readQuery(req.query, []), cachedReply(req, SERVICE_WORKER_JS, swTag, 'no-cache', 'text/javascript; charset=utf-8'))));
+  const sw = webClientFile('sw.js');
+  const swTag = etagOf(sw);
+  router.get('/sw.js', wrap((req) => (readQuery(req.query, []), cachedReply(req, sw, swTag, 'no-cache', 'text/javascript; charset=utf-8'))));
 }
 
 async function smallJson(req: Request): Promise<unknown> {

@@ -2,11 +2,13 @@
  * The web UI's static shell, served at every app URL (`/`, `/search`, `/for-you`, `/admin`,
  * `/story/:id`). It holds no publisher text at all: app.js fills it through the JSON API, so there
  * is nothing to escape server-side, and the Content-Security-Policy (set by the route) forbids
- * inline scripts as a second line. `__V__` is replaced with a digest of the client's files, so a
- * deploy is never mixed with cached modules of the previous one.
+ * inline scripts as a second line. `__V__` is replaced with a digest of the client's bundles, so
+ * a deploy is never mixed with cached files of the previous one (which may be cached for a year).
  *
- * Kept for the live module (served separately): `#breaking`, the breaking-news banner at the top of
- * the main content, and `#new-stories`, the "N new stories" pill floating at the top centre.
+ * Kept for the live module (`/live.js`, a bundle of its own, run first): `#breaking`, the
+ * breaking-news banner at the top of the main content, and `#new-stories`, the "N new stories"
+ * pill floating at the top centre. The client's sources are in ./client (TypeScript, bundled by
+ * esbuild: see bundle.ts).
  */
 export const INDEX_HTML = `<!doctype html>
 <html lang="en">
@@ -17,9 +19,6 @@ export const INDEX_HTML = `<!doctype html>
 <title>newsagg</title>
 <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='4' fill='%234285f4'/%3E%3Cpath d='M16 0v16H0z' fill='%23ea4335'/%3E%3C/svg%3E">
 <link rel="stylesheet" href="/app.css?v=__V__">
-<link rel="modulepreload" href="/ui/dom.js?v=__V__">
-<link rel="modulepreload" href="/ui/cards.js?v=__V__">
-<link rel="modulepreload" href="/ui/feed.js?v=__V__">
 <script type="module" src="/live.js?v=__V__"></script>
 <script type="module" src="/app.js?v=__V__"></script>
 </head>

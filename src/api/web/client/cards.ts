@@ -1,58 +1,64 @@
 /**
- * `/ui/cards.js`: story cards. A feed card is a story: its lead (publisher, headline to the
- * publisher through `/r/:id`, snippet, time, topic, thumbnail), up to three headlines of other
- * publishers under it, and the Full Coverage link with the story's article count. Every card's
- * root carries `data-story-id` and the count sits alone in `.coverage-count`, so live updates
- * (a separate module) can find and change them. Text through `el` only, never markup.
+ * Story cards. A feed card is a story: its lead (publisher, headline to the publisher through
+ * `/r/:id`, snippet, time, topic, thumbnail), up to three headlines of other publishers under it,
+ * and the Full Coverage link with the story's article count. Every card's root carries
+ * `data-story-id` and the count sits alone in `.coverage-count`, so live updates (live.ts) can
+ * find and change them. Text through `el` only, never markup.
  */
-export const CARDS_JS = String.raw`
-import { CATEGORY_LABELS, articleLink, el, feedPath, plural, storyPath, thumb, timeEl } from './dom.js?v=__V__';
+import { articleLink, el, feedPath, plural, storyPath, thumb, timeEl, type Child } from './dom.js';
+import { categoryName } from './taxonomy.js';
+import type { FeedItem, RelatedHeadline, SearchHit, StoryArticle } from './types.js';
 
 /** The first letter of a publisher's name on a tinted disc: a masthead stand-in. */
-function badge(name) {
+function badge(name: string): HTMLSpanElement {
   const s = String(name || '?').replace(/^the\s+/i, '');
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) >>> 0;
   return el('span', { class: 'pub-badge hue-' + (h % 8), 'aria-hidden': 'true', text: s.slice(0, 1).toUpperCase() });
 }
 
-export function source(name, extra) {
+export function source(name: string, extra?: Node | null): HTMLDivElement {
   return el('div', { class: 'source' }, badge(name), el('span', { class: 'publisher', text: name }), extra || null);
 }
 
 /** Full Coverage link: the count alone in .coverage-count (live updates rewrite it). */
-export function coverageLink(storyId, count, region) {
+export function coverageLink(storyId: string, count: number, region?: string): HTMLAnchorElement {
   return el('a', { class: 'full-coverage', href: storyPath(storyId, region), 'data-nav': '', title: plural(count, 'article') + ' in this story' },
     el('span', { class: 'fc-icon', 'aria-hidden': 'true' }), 'Full Coverage',
     el('span', { class: 'fc-count' }, el('span', { class: 'coverage-count', text: String(count) })));
 }
 
-function topicLink(category, region) {
-  if (!category || !CATEGORY_LABELS[category]) return null;
-  return el('a', { class: 'topic', href: feedPath(region, category), 'data-nav': '', text: CATEGORY_LABELS[category] });
+function topicLink(category: string | null, region?: string): HTMLAnchorElement | null {
+  const name = categoryName(category);
+  if (!category || !name) return null;
+  return el('a', { class: 'topic', href: feedPath(region, category), 'data-nav': '', text: name });
 }
 
-function meta(...parts) {
+function meta(...parts: Child[]): HTMLDivElement {
   const out = el('div', { class: 'meta' });
   for (const p of parts.filter(Boolean)) {
     if (out.childNodes.length) out.append(el('span', { class: 'dot', 'aria-hidden': 'true', text: '·' }));
-    out.append(p);
+    out.append(p as Node | string);
   }
   return out;
 }
 
-function relatedList(related) {
+function relatedList(related: RelatedHeadline[] | undefined): HTMLUListElement | null {
   if (!Array.isArray(related) || related.length === 0) return null;
   return el('ul', { class: 'related' }, related.map((r) =>
     el('li', { 'data-article-id': r.article_id }, source(r.publisher_name), articleLink(r.article_id, r.title, 'title related-title'))));
 }
 
-/**
- * A feed item as a story card. opts.region keeps topic links in the reader's edition;
- * opts.menu(item) adds controls (For you) beside the Full Coverage link.
- */
-export function storyCard(it, opts) {
-  const o = opts || {};
+export interface CardOptions {
+  /** keeps topic links in the reader's edition */
+  region?: string;
+  /** controls beside the Full Coverage link (For you) */
+  menu?: (it: FeedItem) => Node;
+}
+
+/** A feed item as a story card. */
+export function storyCard(it: FeedItem, opts?: CardOptions): HTMLElement {
+  const o = opts ?? {};
   return el('article', { class: 'story' + (it.thumbnail_url ? ' has-thumb' : ''), 'data-story-id': it.story_id, 'data-article-id': it.article_id },
     el('div', { class: 'lead' },
       el('div', { class: 'lead-text' },
@@ -66,8 +72,8 @@ export function storyCard(it, opts) {
 }
 
 /** A search hit: the story's best-matching article, with how many of its articles matched. */
-export function resultCard(a, region) {
-  const matches = a.matches > 1 ? el('span', { class: 'matches', text: plural(a.matches, 'matching article') }) : null;
+export function resultCard(a: SearchHit, region: string): HTMLElement {
+  const matches = (a.matches ?? 0) > 1 ? el('span', { class: 'matches', text: plural(a.matches!, 'matching article') }) : null;
   const props = a.story_id ? { class: 'story result', 'data-story-id': a.story_id, 'data-article-id': a.id } : { class: 'story result', 'data-article-id': a.id };
   return el('article', props,
     el('div', { class: 'lead' },
@@ -81,7 +87,7 @@ export function resultCard(a, region) {
 }
 
 /** A compact card (top coverage): picture, publisher, headline, time. */
-export function miniCard(a) {
+export function miniCard(a: StoryArticle): HTMLElement {
   return el('article', { class: 'mini', 'data-article-id': a.id },
     thumb(a.thumbnail_url, 'mini-thumb'),
     source(a.publisher_name),
@@ -90,7 +96,7 @@ export function miniCard(a) {
 }
 
 /** One line of a story's full article list, with the outlets that carried it word for word. */
-export function articleRow(a, copies) {
+export function articleRow(a: StoryArticle, copies?: StoryArticle[]): HTMLLIElement {
   const names = [...new Set((copies || []).filter((c) => c.publisher_id !== a.publisher_id).map((c) => c.publisher_name))];
   const also = names.length ? el('p', { class: 'copies', text: 'Also carried by ' + names.join(', ') }) : null;
   return el('li', { class: 'article-row', 'data-article-id': a.id },
@@ -102,4 +108,3 @@ export function articleRow(a, copies) {
       also),
     thumb(a.thumbnail_url));
 }
-`;

@@ -1,55 +1,61 @@
 /**
- * `/ui/foryou.js`: the For you tab (`/for-you`). The reader's interests come from `GET /v1/me`
- * (the server knows the reader by its cookie) and are replaced whole with `PUT /v1/me`: topics,
- * publishers (by id), names and places to follow or hide; each story card gets "more / fewer like
- * this" controls, and under them the alert switches (push.js). A node without reader profiles
- * answers 404: the tab says so, keeps the controls visible but off, and shows top stories. Text through `el` only, never markup.
+ * The For you tab (`/for-you`). The reader's interests come from `GET /v1/me` (the server knows
+ * the reader by its cookie) and are replaced whole with `PUT /v1/me`: topics, publishers (by
+ * id), names and places to follow or hide; each story card gets "more / fewer like this"
+ * controls, and under them the alert switches (push.ts). A node without reader profiles answers
+ * 404: the tab says so, keeps the controls visible but off, and shows top stories. Text through
+ * `el` only, never markup.
  */
-export const FORYOU_JS = String.raw`
-import { CATEGORIES, CATEGORY_LABELS, api, el, problem } from './dom.js?v=__V__';
-import { storyCard } from './cards.js?v=__V__';
-import { pagedList, query } from './feed.js?v=__V__';
-import { alertsPanel } from './push.js?v=__V__';
+import { api, problem } from './api.js';
+import { storyCard } from './cards.js';
+import { el } from './dom.js';
+import { pagedList, query, type PagedList } from './paged-list.js';
+import { alertsPanel } from './push.js';
+import { CATEGORIES, categoryName } from './taxonomy.js';
+import type { FeedItem, InterestKind, InterestSet, Interests } from './types.js';
+import type { RouteOf, View } from './view.js';
 
-const KINDS = ['categories', 'publishers', 'entities', 'places'];
-const KIND_LABELS = { categories: 'Topic', publishers: 'Publisher', entities: 'Name', places: 'Place' };
+type Side = 'follow' | 'hide';
+const KINDS: readonly InterestKind[] = ['categories', 'publishers', 'entities', 'places'];
+const KIND_LABELS: Record<InterestKind, string> = { categories: 'Topic', publishers: 'Publisher', entities: 'Name', places: 'Place' };
 /** publisher ids seen on cards, for naming followed publishers */
-const publisherNames = new Map();
+const publisherNames = new Map<string, string>();
 
-function emptyInterests() {
-  const o = {};
-  for (const k of KINDS) o[k] = [];
-  return o;
+function emptyInterests(): InterestSet {
+  return { categories: [], publishers: [], entities: [], places: [] };
 }
-function normalise(me) {
-  const out = { follow: emptyInterests(), hide: emptyInterests() };
-  for (const side of ['follow', 'hide']) for (const k of KINDS) {
-    const v = me && me[side] && me[side][k];
-    if (Array.isArray(v)) out[side][k] = v.filter((x) => typeof x === 'string');
+
+/** Interests as the server sent them, or empty: only lists of strings are kept. */
+function normalise(me: unknown): Interests {
+  const out: Interests = { follow: emptyInterests(), hide: emptyInterests() };
+  const m = me as Partial<Record<Side, Partial<Record<InterestKind, unknown>>>> | null;
+  for (const side of ['follow', 'hide'] as const) for (const k of KINDS) {
+    const v = m && m[side] && m[side]![k];
+    if (Array.isArray(v)) out[side][k] = v.filter((x): x is string => typeof x === 'string');
   }
   return out;
 }
 
-export function forYouView(route) {
+export function forYouView(route: RouteOf<'foryou'>): View {
   const panel = el('section', { class: 'panel interests', 'aria-label': 'Your interests' });
   const feedBox = el('div', { class: 'foryou-feed' });
-  // push alerts for breaking news and for what the reader follows (push.js)
+  // push alerts for breaking news and for what the reader follows (push.ts)
   const alerts = alertsPanel(() => interests.follow);
   const node = el('div', { class: 'view foryou-view' },
     el('div', { class: 'view-head' }, el('h1', { text: 'For you' }), el('p', { class: 'sub', text: 'Stories picked by what you follow and hide' })),
     el('div', { class: 'columns' }, feedBox, el('aside', { class: 'side' }, panel, alerts.node)));
-  let me = null; // null = no reader profiles on this node
-  let interests = { follow: emptyInterests(), hide: emptyInterests() };
-  let list = null;
+  let me: unknown = null; // null = no reader profiles on this node
+  let interests: Interests = { follow: emptyInterests(), hide: emptyInterests() };
+  let list: PagedList | null = null;
   let saving = false;
   const notice = el('p', { class: 'notice', role: 'status' });
 
-  const has = (side, kind, value) => interests[side][kind].includes(value);
+  const has = (side: Side, kind: InterestKind, value: string) => interests[side][kind].includes(value);
 
-  async function change(side, kind, value, on) {
+  async function change(side: Side, kind: InterestKind, value: string, on: boolean): Promise<void> {
     if (!me || saving) return;
     const next = normalise(interests);
-    const other = side === 'follow' ? 'hide' : 'follow';
+    const other: Side = side === 'follow' ? 'hide' : 'follow';
     next[side][kind] = next[side][kind].filter((v) => v !== value);
     if (on) {
       next[side][kind].push(value);
@@ -57,7 +63,7 @@ export function forYouView(route) {
     }
     saving = true;
     notice.textContent = 'Saving…';
-    const r = await api('/v1/me', { method: 'PUT', json: next });
+    const r = await api<Interests>('/v1/me', { method: 'PUT', json: next });
     saving = false;
     if (!r.ok) {
       notice.textContent = 'Not saved: ' + problem(r) + '.';
@@ -70,16 +76,16 @@ export function forYouView(route) {
     loadFeed();
   }
 
-  function toggle(side, kind, value, label) {
+  function toggle(side: Side, kind: InterestKind, value: string, label: string): HTMLButtonElement {
     const on = has(side, kind, value);
     return el('button', { type: 'button', class: 'toggle ' + side, 'aria-pressed': String(on), disabled: !me, 'data-kind': kind, 'data-value': value,
       onclick: () => change(side, kind, value, !on), text: label });
   }
 
-  function chips(side) {
-    const items = [];
+  function chips(side: Side): HTMLElement {
+    const items: HTMLElement[] = [];
     for (const k of KINDS) for (const v of interests[side][k]) {
-      const name = k === 'publishers' ? publisherNames.get(v) || v : k === 'categories' ? CATEGORY_LABELS[v] || v : v;
+      const name = k === 'publishers' ? publisherNames.get(v) || v : k === 'categories' ? categoryName(v) || v : v;
       items.push(el('li', { class: 'chip ' + side },
         el('span', { class: 'chip-kind', text: KIND_LABELS[k] }), el('span', { text: name }),
         el('button', { type: 'button', class: 'chip-x', 'aria-label': 'Remove ' + name, disabled: !me, onclick: () => change(side, k, v, false), text: '×' })));
@@ -87,13 +93,13 @@ export function forYouView(route) {
     return items.length ? el('ul', { class: 'chips' }, items) : el('p', { class: 'panel-note', text: side === 'follow' ? 'Nothing followed yet.' : 'Nothing hidden.' });
   }
 
-  function addForm() {
+  function addForm(): HTMLFormElement {
     const input = el('input', { type: 'text', name: 'interest', maxlength: 100, placeholder: 'A name or a place, e.g. Nairobi', 'aria-label': 'A name or a place', disabled: !me });
     const kind = el('select', { 'aria-label': 'Kind', disabled: !me }, el('option', { value: 'entities', text: 'Name' }), el('option', { value: 'places', text: 'Place' }));
-    const go = (side) => (e) => {
+    const go = (side: Side) => (e: Event) => {
       e.preventDefault();
       const v = input.value.trim();
-      if (v) change(side, kind.value, v, true);
+      if (v) change(side, kind.value as InterestKind, v, true);
     };
     return el('form', { class: 'add-interest', onsubmit: go('follow') }, input, kind,
       el('div', { class: 'add-buttons' },
@@ -101,19 +107,19 @@ export function forYouView(route) {
         el('button', { type: 'button', disabled: !me, onclick: go('hide'), text: 'Hide' })));
   }
 
-  function drawPanel() {
+  function drawPanel(): void {
     panel.replaceChildren(
       el('h2', { text: 'Your interests' }), notice,
       el('h3', { text: 'Topics' }),
-      el('ul', { class: 'topic-toggles' }, CATEGORIES.map((c) => el('li', {}, el('span', { class: 'topic-name', text: CATEGORY_LABELS[c] }),
+      el('ul', { class: 'topic-toggles' }, CATEGORIES.map((c) => el('li', {}, el('span', { class: 'topic-name', text: categoryName(c)! }),
         toggle('follow', 'categories', c, 'Follow'), toggle('hide', 'categories', c, 'Hide')))),
       el('h3', { text: 'Following' }), chips('follow'),
       el('h3', { text: 'Hidden' }), chips('hide'),
       el('h3', { text: 'Add a name or place' }), addForm(),
-      me ? el('button', { type: 'button', class: 'link-button forget', onclick: forget, text: 'Forget me (interests and reading history)' }) : null);
+      ...(me ? [el('button', { type: 'button', class: 'link-button forget', onclick: forget, text: 'Forget me (interests and reading history)' })] : []));
   }
 
-  async function forget() {
+  async function forget(): Promise<void> {
     const r = await api('/v1/me', { method: 'DELETE' });
     if (!r.ok && r.status !== 204) {
       notice.textContent = 'Not forgotten: ' + problem(r) + '.';
@@ -126,25 +132,26 @@ export function forYouView(route) {
   }
 
   /** "more / fewer like this" on every card */
-  function menu(it) {
+  function menu(it: FeedItem): HTMLElement {
     publisherNames.set(it.publisher_id, it.publisher_name);
-    const item = (label, side, kind, value) => el('button', { type: 'button', role: 'menuitem', disabled: !me || !value, onclick: (e) => {
-      e.target.closest('details').open = false;
-      change(side, kind, value, true);
+    const item = (label: string, side: Side, kind: InterestKind, value: string | null) => el('button', { type: 'button', role: 'menuitem', disabled: !me || !value, onclick: (e) => {
+      ((e.target as Element).closest('details') as HTMLDetailsElement).open = false;
+      if (value) change(side, kind, value, true);
     }, text: label });
+    const topic = categoryName(it.category);
     return el('details', { class: 'card-menu' },
       el('summary', { 'aria-label': 'More or fewer stories like this', title: 'More or fewer like this', text: '⋯' }),
       el('div', { class: 'menu', role: 'menu' },
         item('More from ' + it.publisher_name, 'follow', 'publishers', it.publisher_id),
         item('Fewer from ' + it.publisher_name, 'hide', 'publishers', it.publisher_id),
-        it.category ? item('More ' + CATEGORY_LABELS[it.category] + ' stories', 'follow', 'categories', it.category) : null,
-        it.category ? item('Fewer ' + CATEGORY_LABELS[it.category] + ' stories', 'hide', 'categories', it.category) : null));
+        it.category ? item('More ' + topic + ' stories', 'follow', 'categories', it.category) : null,
+        it.category ? item('Fewer ' + topic + ' stories', 'hide', 'categories', it.category) : null));
   }
 
-  function loadFeed() {
+  function loadFeed(): Promise<void> {
     if (list) list.dispose();
     const region = route.region;
-    list = pagedList({
+    list = pagedList<FeedItem>({
       url: (cursor) => '/v1/feed?' + (me ? query({ for: 'me', cursor, related: 'true' }) : query({ region, cursor, related: 'true' })),
       card: (it) => storyCard(it, { region, menu }),
       empty: () => el('div', { class: 'empty' }, el('p', { text: 'No stories match your interests yet. Follow a few topics, or hide fewer.' })),
@@ -153,8 +160,8 @@ export function forYouView(route) {
     return list.ready;
   }
 
-  const view = { node, title: 'For you', dispose() { if (list) list.dispose(); } };
-  view.ready = api('/v1/me').then((r) => {
+  const view: View = { node, title: 'For you', dispose() { if (list) list.dispose(); }, ready: Promise.resolve() };
+  view.ready = api<Interests>('/v1/me').then((r) => {
     if (r.ok && r.body) {
       me = r.body;
       interests = normalise(r.body);
@@ -170,4 +177,3 @@ export function forYouView(route) {
   });
   return view;
 }
-`;

@@ -1,20 +1,23 @@
 /**
- * `/ui/story.js`: Full Coverage as a page (`/story/:id`): the lead, a timeline of how the story
- * developed, the top coverage, coverage by region, then every article with its snippet and
- * thumbnail (wire copies folded under the report they copy). All sections come from
- * `GET /v1/stories/:id`; under the headline, "Alert me about this story" (push.js). Text through `el` only, never markup.
+ * Full Coverage as a page (`/story/:id`): the lead, a timeline of how the story developed, the
+ * top coverage, coverage by region, then every article with its snippet and thumbnail (wire
+ * copies folded under the report they copy). All sections come from `GET /v1/stories/:id`;
+ * under the headline, "Alert me about this story" (push.ts). Text through `el` only, never markup.
  */
-export const STORY_JS = String.raw`
-import { CATEGORY_LABELS, REGION_LABELS, api, articleLink, el, feedPath, plural, problem, thumb, timeEl } from './dom.js?v=__V__';
-import { articleRow, miniCard, source } from './cards.js?v=__V__';
-import { storyAlertControl } from './push.js?v=__V__';
+import { api, problem } from './api.js';
+import { articleRow, miniCard, source } from './cards.js';
+import { articleLink, el, feedPath, plural, thumb, timeEl, type Child } from './dom.js';
+import { storyAlertControl } from './push.js';
+import { categoryName, regionName } from './taxonomy.js';
+import type { RegionGroup, StoryArticle, StoryPage, TimelineEntry } from './types.js';
+import type { RouteOf, View, ViewContext } from './view.js';
 
-function section(cls, title, ...body) {
+function section(cls: string, title: string, ...body: Child[]): HTMLElement {
   return el('section', { class: 'cov-section ' + cls, 'aria-label': title }, el('h2', { text: title }), ...body);
 }
 
 /** The lead report under the page's headline (which is its headline): who, when, its snippet, the way to it. */
-function leadBlock(a) {
+function leadBlock(a: StoryArticle): HTMLElement {
   return el('article', { class: 'cov-lead' + (a.thumbnail_url ? ' has-thumb' : ''), 'data-article-id': a.id },
     thumb(a.thumbnail_url, 'lead-thumb', true),
     el('div', { class: 'lead-text' },
@@ -23,7 +26,7 @@ function leadBlock(a) {
       el('a', { class: 'read-at', href: '/r/' + encodeURIComponent(a.id), target: '_blank', rel: 'noopener', text: 'Read the report at ' + a.publisher_name + ' ›' })));
 }
 
-function timelineList(entries, byId) {
+function timelineList(entries: TimelineEntry[], byId: Map<string, StoryArticle>): HTMLOListElement {
   return el('ol', { class: 'timeline' }, entries.map((t, i) => {
     const a = byId.get(t.article_id);
     if (!a) return null;
@@ -38,19 +41,19 @@ function timelineList(entries, byId) {
   }));
 }
 
-function regionList(groups, byId) {
+function regionList(groups: RegionGroup[], byId: Map<string, StoryArticle>): HTMLDivElement {
   return el('div', { class: 'regions' }, groups.map((g) =>
     el('div', { class: 'region' },
-      el('h3', {}, REGION_LABELS[g.region] || g.region, el('span', { class: 'region-count', text: plural(g.article_count, 'article') })),
-      el('ul', {}, g.article_ids.map((id) => byId.get(id)).filter(Boolean).map((a) =>
+      el('h3', {}, regionName(g.region) || g.region, el('span', { class: 'region-count', text: plural(g.article_count, 'article') })),
+      el('ul', {}, g.article_ids.map((id) => byId.get(id)).filter((a): a is StoryArticle => !!a).map((a) =>
         el('li', { 'data-article-id': a.id }, articleLink(a.id, a.display_title || a.title), el('span', { class: 'region-pub', text: a.publisher_name })))))));
 }
 
-function allArticles(articles) {
-  const copies = new Map();
+function allArticles(articles: StoryArticle[]): HTMLOListElement {
+  const copies = new Map<string, StoryArticle[]>();
   for (const a of articles) if (a.duplicate_of) {
     if (!copies.has(a.duplicate_of)) copies.set(a.duplicate_of, []);
-    copies.get(a.duplicate_of).push(a);
+    copies.get(a.duplicate_of)!.push(a);
   }
   const present = new Set(articles.map((a) => a.id));
   // a copy whose original is in the list is folded under it; one whose original is not is listed itself
@@ -58,12 +61,12 @@ function allArticles(articles) {
   return el('ol', { class: 'all-articles' }, rows.map((a) => articleRow(a, copies.get(a.id))));
 }
 
-export function storyView(route, ctx) {
+export function storyView(route: RouteOf<'story'>, ctx: ViewContext): View {
   const node = el('div', { class: 'view story-view', 'data-story-id': route.id });
   const status = el('p', { class: 'status loading', role: 'status', text: 'Loading Full Coverage…' });
   node.append(status);
-  const view = { node, title: 'Full Coverage', dispose() {} };
-  view.ready = api('/v1/stories/' + encodeURIComponent(route.id)).then((res) => {
+  const view: View = { node, title: 'Full Coverage', dispose() {}, ready: Promise.resolve() };
+  view.ready = api<StoryPage>('/v1/stories/' + encodeURIComponent(route.id)).then((res) => {
     if (!res.ok || !res.body || !res.body.story) {
       status.className = 'status error';
       status.replaceChildren(res.status === 404 || res.status === 400 ? 'This story is not here (it may have expired). ' : 'Could not load this story: ' + problem(res) + '. ',
@@ -79,18 +82,19 @@ export function storyView(route, ctx) {
     ctx.setTitle(title);
     ctx.setCategory(s.category);
     const count = Math.max(s.article_count, d.articles.length);
+    const topic = categoryName(s.category);
     const head = el('header', { class: 'story-head' },
       el('p', { class: 'kicker' }, el('span', { text: 'Full Coverage' }),
-        s.category && CATEGORY_LABELS[s.category] ? el('a', { class: 'topic', href: feedPath(ctx.region(), s.category), 'data-nav': '', text: CATEGORY_LABELS[s.category] }) : null),
+        s.category && topic ? el('a', { class: 'topic', href: feedPath(ctx.region(), s.category), 'data-nav': '', text: topic }) : null),
       el('h1', { text: title }),
       el('p', { class: 'story-meta' },
         el('span', { class: 'coverage-count', text: String(count) }), ' ' + (count === 1 ? 'article' : 'articles') + ' from ' + plural(d.publishers.length, 'publisher') + ' · first reported ',
         timeEl(s.first_seen), ' · updated ', timeEl(s.updated_at)),
       storyAlertControl(s.id));
-    const parts = [head];
+    const parts: Node[] = [head];
     if (lead) parts.push(leadBlock(lead));
     if (d.timeline && d.timeline.length > 1) parts.push(section('cov-timeline', 'Timeline', timelineList(d.timeline, byId)));
-    const top = (d.top_coverage || []).map((id) => byId.get(id)).filter(Boolean);
+    const top = (d.top_coverage || []).map((id) => byId.get(id)).filter((a): a is StoryArticle => !!a);
     if (top.length) parts.push(section('cov-top', 'Top coverage', el('div', { class: 'mini-grid' }, top.map(miniCard))));
     if (d.by_region && d.by_region.length) parts.push(section('cov-regions', 'Coverage by region', regionList(d.by_region, byId)));
     parts.push(section('cov-all', 'All coverage', el('p', { class: 'section-note', text: plural(d.articles.length, 'article') + ', newest first' }), allArticles(d.articles)));
@@ -98,4 +102,3 @@ export function storyView(route, ctx) {
   });
   return view;
 }
-`;

@@ -1,0 +1,38 @@
+/**
+ * What the router and the views agree on: a route (what a URL names), a view (a node filled
+ * asynchronously, kept while Back may return to it) and the context a view may call back.
+ */
+import { el } from './dom.js';
+import type { FeedCategory, FeedRegion } from './taxonomy.js';
+
+export type Route =
+  | { name: 'feed'; region: FeedRegion; category: FeedCategory }
+  | { name: 'search'; region: FeedRegion; q: string }
+  | { name: 'story'; region: FeedRegion; id: string; /** the story's section, once loaded */ category?: string }
+  | { name: 'foryou'; region: FeedRegion }
+  | { name: 'admin'; region: FeedRegion }
+  | { name: 'missing'; region: FeedRegion };
+
+export type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
+
+export interface View {
+  node: HTMLElement;
+  /** settles once the first content is in (the router restores the scroll position then) */
+  ready: Promise<unknown>;
+  dispose(): void;
+  title: string;
+}
+
+export interface ViewContext {
+  /** a reload the reader asked for: cached pages are revalidated */
+  revalidate: boolean;
+  setTitle(title: string): void;
+  /** a story page marks its section in the nav once the story is loaded */
+  setCategory(category: string | null): void;
+  region(): FeedRegion;
+}
+
+export function missingView(): View {
+  const node = el('div', { class: 'view' }, el('div', { class: 'view-head' }, el('h1', { text: 'Page not found' }), el('p', {}, el('a', { href: '/', 'data-nav': '', text: 'Go to top stories' }))));
+  return { node, ready: Promise.resolve(), dispose() {}, title: 'Not found' };
+}
