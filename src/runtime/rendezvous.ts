@@ -9,6 +9,8 @@
  * the golden values in the tests pin them.
  */
 
+import { fmix32 } from './hash.js';
+
 /** MurmurHash3 (x86, 32-bit) over the string's UTF-16 code units, each as two bytes. */
 export function hash32(s: string, seed = 0): number {
   let h = seed >>> 0;
@@ -35,15 +37,6 @@ export function hash32(s: string, seed = 0): number {
   return fmix32(h);
 }
 
-/** MurmurHash3's finaliser: a bijection on 32 bits with full avalanche. */
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** The weight of `node` for `key`, from their hashes (precompute them for many keys). */
 export function score(nodeHash: number, keyHash: number): number {

@@ -4,20 +4,10 @@
  * never shifts another (say, the publisher catalogue).
  */
 
+import { mixedHash } from '../runtime/hash.js';
+
 /** 32-bit FNV-1a over a string, finished with a murmur-style mix so near strings spread apart. */
-export function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+export const hashString = mixedHash;
 
 /** A seeded random stream. Not for cryptography. */
 export class Rng {

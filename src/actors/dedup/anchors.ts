@@ -1,4 +1,4 @@
-import { fmix32 } from './shingles.js';
+import { FNV_PRIME, fmix32 } from '../../runtime/hash.js';
 
 /**
  * Anchors: the names and figures of a text's lead (capitalised words that do not open a
@@ -50,7 +50,7 @@ export function anchorMask(text: string, out: Uint8Array, off: number, maxChars 
         if (!((d === 46 || d === 44) && isDigit(text.charCodeAt(i - 1)) && i + 1 < end && isDigit(text.charCodeAt(i + 1)))) break;
       }
       if (d >= 48 && d <= 57) digit = true;
-      h = Math.imul(h ^ lower(d), 0x01000193);
+      h = Math.imul(h ^ lower(d), FNV_PRIME);
       i++;
     }
     // a word cut by the limit may be a different word: only whole words count

@@ -4,34 +4,26 @@
  * (`normalize.ts`): lower case, ASCII punctuation.
  */
 
-/** murmur3's 32-bit finaliser: a cheap, well-mixing bijection */
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+import { FNV_OFFSET, FNV_PRIME, fmix32 } from '../../runtime/hash.js';
 
 function isWordChar(c: number): boolean {
   // a-z, 0-9, and everything from Latin-1 letters up except the general punctuation block
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 0xc0 && (c < 0x2000 || c > 0x206f) && c !== 0xd7 && c !== 0xf7);
 }
 
-/** FNV-1a hashes of the word tokens of `text`, appended to `out` from `n`; returns the new length. */
+/** FNV-1a hashes (inline over char codes: no substring per token) of the word tokens of `text`, appended to `out` from `n`; returns the new length. */
 export function tokenHashes(text: string, out: Uint32Array, n = 0): number {
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   let inWord = false;
   const len = text.length;
   for (let i = 0; i < len && n < out.length; i++) {
     const c = text.charCodeAt(i);
     if (isWordChar(c)) {
-      h = Math.imul(h ^ c, 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
       inWord = true;
     } else if (inWord) {
       out[n++] = h >>> 0;
-      h = 0x811c9dc5;
+      h = FNV_OFFSET;
       inWord = false;
     }
   }
@@ -45,7 +37,7 @@ export function tokenHashes(text: string, out: Uint32Array, n = 0): number {
  * way. Returns -1 as soon as it meets a non-ASCII character (the caller folds then).
  */
 export function asciiTokenHashes(text: string, out: Uint32Array, limit = out.length): number {
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   let inWord = false;
   let n = 0;
   const len = text.length;
@@ -55,11 +47,11 @@ export function asciiTokenHashes(text: string, out: Uint32Array, limit = out.len
     if (c > 127) return -1;
     if (c >= 65 && c <= 90) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      h = Math.imul(h ^ c, 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
       inWord = true;
     } else if (inWord) {
       out[n++] = h >>> 0;
-      h = 0x811c9dc5;
+      h = FNV_OFFSET;
       inWord = false;
     }
   }

@@ -65,7 +65,7 @@ function addLane(acc: Int32Array, b: number, lane: number, w2: number, wn: numbe
   acc[b + 24] += (lane >>> 24) * w2 - wn;
 }
 
-/** local copy of the murmur3 finaliser (hot loop: no cross-module call) */
+/** runtime/hash.ts fmix32, copied into the accumulator's hot loop so it needs no cross-module call */
 function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -1,5 +1,5 @@
 import { ANCHOR_BYTES, anchorMask } from './anchors.js';
-import { fmix32 } from './shingles.js';
+import { fmix32 } from '../../runtime/hash.js';
 
 /**
  * A small min-hash sketch of a shingle set: one-permutation hashing into 16 bins, densified by

@@ -98,22 +98,8 @@ export function tokenize(text: string, out: string[] = []): string[] {
   return out;
 }
 
-/** 32-bit FNV-1a of a string (feature hashing for the topic model). */
-export function fnv1a(s: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** Hash of an ordered pair of token hashes (bigram feature). */
-export function pairHash(a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
+/** Feature hashing for the topic model: FNV-1a of a word, and of an ordered pair of them. */
+export { fnv1a, pairHash } from '../../runtime/hash.js';
 
 /** English function words: no signal for topics, entities or story identity. */
 export const STOPWORDS: ReadonlySet<string> = new Set(

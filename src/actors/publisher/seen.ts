@@ -1,3 +1,4 @@
+import { fnv1a as fnv1aHash } from '../../runtime/hash.js';
 import type { FeedEntry } from './types.js';
 
 /**
@@ -35,12 +36,7 @@ export function seenCount(ring: SeenRing): number {
 
 /** 32-bit FNV-1a over UTF-16 code units; never 0 (0 marks "no value"). */
 export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) || 1;
+  return fnv1aHash(s) || 1;
 }
 
 function normalise(s: string | null | undefined): string {

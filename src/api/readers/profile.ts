@@ -1,3 +1,4 @@
+import { fnv1a } from '../../runtime/hash.js';
 import { loadGazetteer, phraseKey, type Place } from '../../actors/enrich/gazetteer.js';
 import type { HistoryClick, StoredReader } from '../../actors/store/readers.js';
 import { keyOf, storedInterests, type Interests } from './interests.js';
@@ -98,11 +99,6 @@ export function compileInterests(id: string, interests: Interests, history: read
   };
 }
 
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 /** History shares: category, publisher and entity counts over the recent clicks, damped while few. */
 function addHistory(history: readonly HistoryClick[], add: (k: string, x: number) => void): void {
