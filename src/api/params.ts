@@ -12,7 +12,7 @@ import { HttpError } from './reply.js';
 /** What feeds, search and live topics accept: the model's taxonomy (`top` and `global` included). */
 export { FEED_CATEGORIES, FEED_REGIONS } from '../actors/model/index.js';
 
-/** Article, story and publisher ids: what the store writes (ulids, `st_...`, `pub_...`), nothing path-like. */
+/** Article, story and publisher ids: what the store writes (16 characters of a base64url sha256 for articles, `st_` + the first article's id for stories, `pub_` + hex for publishers), nothing path-like. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 export function badRequest(code: string, message: string): HttpError {

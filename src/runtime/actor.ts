@@ -81,8 +81,6 @@ export interface Behaviour<S = unknown, M extends Message = Message> {
   stopped?(state: S, ctx: ActorContext): void | Promise<void>;
   mailbox?: MailboxOptions<M>;
   supervision?: Partial<SupervisionOptions>;
-  /** stop after this long without messages (spawned-on-demand actors); default never */
-  idleMs?: number;
 }
 
 /** Helper that keeps the generic types when defining a behaviour object literal. */

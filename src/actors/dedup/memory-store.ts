@@ -3,8 +3,8 @@ import type { FingerprintSink, StoredFingerprint } from './coordinator.js';
 import { block } from './simhash.js';
 
 /**
- * Fingerprints kept in process: the store a single-process `newsagg process` run and the tests
- * use. The server's store reads the same records from the articles table instead.
+ * Fingerprints kept in process, for tests that run a dedup shard without a database. The
+ * server's store reads the same records from the articles table instead.
  */
 export class MemoryFingerprintStore implements FingerprintStore, FingerprintSink {
   readonly records: StoredFingerprint[] = [];
