@@ -2,6 +2,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from './runtime/errors.js';
+import { parseCidr } from './runtime/cidr.js';
 
 /**
  * The one config table. Every option appears once with its CLI flag, its env var
@@ -55,15 +56,6 @@ const listenAddress = z.string().transform((s, ctx): { host: string; port: numbe
   }
   return { host, port };
 });
-/** An IP address or an IP CIDR (`--trust-proxy`). */
-function isCidr(s: string): boolean {
-  const [addr, bits, ...rest] = s.split('/');
-  if (rest.length > 0 || addr === undefined) return false;
-  const v = isIP(addr);
-  if (v === 0) return false;
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128));
-}
-
 const intIn = (min: number, max: number) =>
   z.coerce.number({ error: 'expected a number' }).int({ error: 'expected an integer' })
     .min(min, { error: `expected an integer from ${min} to ${max}` })
@@ -199,7 +191,7 @@ export const options = {
     name: 'trust-proxy',
     schema: z.string().transform((s, ctx): string[] => {
       const parts = list(s);
-      const bad = parts.find((p) => !isCidr(p));
+      const bad = parts.find((p) => parseCidr(p) === null);
       if (bad !== undefined) {
         ctx.addIssue({ code: 'custom', message: `not an IP address or CIDR: "${bad}"` });
         return z.NEVER;

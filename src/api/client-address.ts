@@ -1,4 +1,6 @@
-import { BlockList, isIP } from 'node:net';
+import type { BlockList } from 'node:net';
+import { isIP } from 'node:net';
+import { cidrList, listed } from '../runtime/cidr.js';
 
 /**
  * The client's address behind reverse proxies (`--trust-proxy CIDRs`). Only a request whose
@@ -8,29 +10,16 @@ import { BlockList, isIP } from 'node:net';
  * the list, or no list at all, is the client itself.
  */
 export class TrustedProxies {
-  private readonly list = new BlockList();
+  private readonly list: BlockList;
 
   /** `entries`: addresses or CIDRs (`10.0.0.0/8`, `::1`, `fd00::/8`); throws TypeError on anything else. */
   constructor(entries: readonly string[]) {
-    for (const e of entries) {
-      const [addr, bits, ...rest] = e.trim().split('/');
-      const v = addr === undefined ? 0 : isIP(addr);
-      if (v === 0 || rest.length > 0) throw new TypeError(`not an IP address or CIDR: "${e}"`);
-      const type = v === 4 ? 'ipv4' : 'ipv6';
-      if (bits === undefined) {
-        this.list.addAddress(addr!, type);
-        continue;
-      }
-      const n = Number(bits);
-      if (!/^\d{1,3}$/.test(bits) || n > (v === 4 ? 32 : 128)) throw new TypeError(`not an IP address or CIDR: "${e}"`);
-      this.list.addSubnet(addr!, n, type);
-    }
+    this.list = cidrList(entries);
   }
 
   /** True when `address` (any textual form) is a trusted proxy. */
   trusts(address: string): boolean {
-    const v = isIP(address);
-    return v !== 0 && this.list.check(address, v === 4 ? 'ipv4' : 'ipv6');
+    return listed(this.list, address);
   }
 
   /** The client address for a request from socket peer `peer` carrying `forwardedFor`. */

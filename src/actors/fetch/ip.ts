@@ -1,8 +1,9 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv4, isIPv6, type BlockList } from 'node:net';
+import { cidrList, listed } from '../../runtime/cidr.js';
 
 /**
- * Pure IP address maths for the SSRF guard: parse, match CIDRs, and say why an address must not
- * be fetched. Written by hand (no dependency) and kept strict: anything that does not parse as a
+ * Pure IP address maths for the SSRF guard: parse, find an IPv4 address inside an IPv6 one, and say why an address must not
+ * be fetched. Ranges are matched by `net.BlockList` (runtime/cidr.ts); parsing is kept strict: anything that does not parse as a
  * plain address is treated as blocked by the caller.
  */
 
@@ -35,29 +36,6 @@ function ipv6ToBigInt(s: string): bigint {
   const fill = tail === undefined ? 0 : 8 - h.length - t.length;
   const groups = [...h, ...Array<string>(fill).fill('0'), ...t];
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
-}
-
-export interface Cidr { family: 4 | 6; base: bigint; bits: number }
-
-/** '10.0.0.0/8', 'fc00::/7' or a bare address (a /32 or /128). */
-export function parseCidr(text: string): Cidr | null {
-  const [addr, len] = text.split('/') as [string, string | undefined];
-  const ip = parseIp(addr.trim());
-  if (!ip) return null;
-  const max = ip.family === 4 ? 32 : 128;
-  const bits = len === undefined ? max : Number(len);
-  if (!Number.isInteger(bits) || bits < 0 || bits > max) return null;
-  return { family: ip.family, base: ip.value & mask(ip.family, bits), bits };
-}
-
-function mask(family: 4 | 6, bits: number): bigint {
-  const width = family === 4 ? 32n : 128n;
-  const all = (1n << width) - 1n;
-  return (all >> (width - BigInt(bits))) << (width - BigInt(bits)) & all;
-}
-
-export function inCidr(ip: Ip, cidr: Cidr): boolean {
-  return ip.family === cidr.family && (ip.value & mask(ip.family, cidr.bits)) === cidr.base;
 }
 
 /** The IPv4 address hidden inside an IPv6 one (mapped, compatible, NAT64, 6to4), if any. */
@@ -97,7 +75,7 @@ const RANGES: [string, string][] = [
   ['fec0::/10', 'site-local'],
   ['ff00::/8', 'multicast'],
 ];
-const BLOCKED: [Cidr, string][] = RANGES.map(([c, why]) => [parseCidr(c)!, why]);
+const BLOCKED: [BlockList, string][] = RANGES.map(([c, why]) => [cidrList([c]), why]);
 
 /** Why this address must not be fetched (e.g. 'loopback'), or null when it is a public address. */
 export function blockedReason(ip: Ip): string | null {
@@ -106,7 +84,8 @@ export function blockedReason(ip: Ip): string | null {
     const why = blockedReason(inner);
     return why ? `${why} (inside IPv6)` : null;
   }
-  for (const [cidr, why] of BLOCKED) if (inCidr(ip, cidr)) return why;
+  const text = formatIp(ip);
+  for (const [list, why] of BLOCKED) if (listed(list, text)) return why;
   return null;
 }
 

@@ -1,7 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { buildConnector } from 'undici';
 import { FetchError, toFetchError } from './errors.js';
-import { blockedReason, formatIp, inCidr, parseCidr, parseIp, type Cidr } from './ip.js';
+import { BlockList } from 'node:net';
+import { parseCidr, listed } from '../../runtime/cidr.js';
+import { blockedReason, formatIp, parseIp } from './ip.js';
 
 export type LookupFn = (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>;
 
@@ -22,7 +24,7 @@ const defaultLookup: LookupFn = async (hostname) =>
  * 127.0.0.1.
  */
 export class SsrfGuard {
-  private readonly cidrs: Cidr[] = [];
+  private readonly cidrs = new BlockList();
   private readonly names = new Set<string>();
   private readonly suffixes: string[] = [];
 
@@ -30,7 +32,7 @@ export class SsrfGuard {
     for (const entry of allowlist) {
       const e = entry.trim().toLowerCase();
       const cidr = parseCidr(e);
-      if (cidr) this.cidrs.push(cidr);
+      if (cidr) this.cidrs.addSubnet(cidr.address, cidr.prefix, cidr.type);
       else if (e.startsWith('*.')) this.suffixes.push(e.slice(1));
       else if (e) this.names.add(e);
     }
@@ -50,7 +52,7 @@ export class SsrfGuard {
   }
 
   private checkIp(ip: ReturnType<typeof parseIp> & object, host: string, url: string): void {
-    if (this.cidrs.some((c) => inCidr(ip, c))) return;
+    if (listed(this.cidrs, formatIp(ip))) return;
     const why = blockedReason(ip);
     if (!why) return;
     const addr = formatIp(ip);
