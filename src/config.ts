@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from './runtime/errors.js';
 import { parseCidr } from './runtime/cidr.js';
+import { readArgs, type FlagSpec } from './cli/args.js';
 
 /**
  * The one config table. Every option appears once with its CLI flag, its env var
@@ -299,36 +300,32 @@ const byFlag = new Map<string, keyof Options>(
   (Object.keys(options) as (keyof Options)[]).map((k) => [options[k].name, k]),
 );
 
-/** Splits argv into `--name value` pairs; throws ConfigError on unknown flags or positionals. */
+/** Every flag `util.parseArgs` should know: each option by name, and `--no-X` for boolean ones. */
+const flagSpecs: Record<string, FlagSpec> = Object.fromEntries(
+  (Object.keys(options) as (keyof Options)[]).flatMap((k): [string, FlagSpec][] => {
+    const spec: OptionSpec<unknown> = options[k];
+    return spec.boolean ? [[spec.name, { type: 'boolean' }], [`no-${spec.name}`, { type: 'boolean' }]] : [[spec.name, { type: 'string' }]];
+  }),
+);
+
+/** Splits argv into option values (util.parseArgs); throws ConfigError on unknown flags or positionals. */
 function parseArgv(argv: readonly string[]): Map<keyof Options, string | boolean> {
+  if (argv.includes('--')) throw new ConfigError('unexpected argument "--" (see --help)');
+  const args = readArgs(argv, flagSpecs);
+  if (typeof args === 'string') {
+    const stray = /^unexpected argument (.*)$/.exec(args);
+    if (stray) throw new ConfigError(`unexpected argument "${stray[1]}" (see --help)`);
+    const missing = /^--(\S+) needs /.exec(args);
+    if (missing) throw new ConfigError(`option --${missing[1]} needs a value`);
+    const valued = /^--(\S+) takes no value$/.exec(args);
+    if (valued) throw new ConfigError(`unknown option ${argv.find((a) => a.startsWith(`--${valued[1]}=`)) ?? `--${valued[1]}`} (see --help)`);
+    throw new ConfigError(`${args} (see --help)`);
+  }
   const out = new Map<keyof Options, string | boolean>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--') || arg === '--') throw new ConfigError(`unexpected argument "${arg}" (see --help)`);
-    const eq = arg.indexOf('=');
-    let name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    let negated = false;
-    if (!byFlag.has(name) && name.startsWith('no-') && byFlag.has(name.slice(3))) {
-      name = name.slice(3);
-      negated = true;
-    }
-    const key = byFlag.get(name);
-    if (key === undefined) throw new ConfigError(`unknown option --${name} (see --help)`);
-    const spec: OptionSpec<unknown> = options[key];
-    if (negated) {
-      if (!spec.boolean || eq !== -1) throw new ConfigError(`unknown option ${arg} (see --help)`);
-      out.set(key, false);
-    } else if (eq !== -1) {
-      if (eq === arg.length - 1) throw new ConfigError(`option --${name} needs a value`);
-      out.set(key, arg.slice(eq + 1));
-    } else if (spec.boolean) {
-      out.set(key, true);
-    } else {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new ConfigError(`option --${name} needs a value`);
-      out.set(key, next);
-      i++;
-    }
+  for (const [name, value] of Object.entries(args.values)) {
+    if (value === undefined) continue;
+    const negated = name.startsWith('no-') && !byFlag.has(name);
+    out.set(byFlag.get(negated ? name.slice(3) : name)!, negated ? false : value);
   }
   return out;
 }
@@ -340,33 +337,49 @@ function parseArgv(argv: readonly string[]): Map<keyof Options, string | boolean
 export function resolveConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Config {
   const flags = parseArgv(argv);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(options) as (keyof Options)[]) {
-    const spec: OptionSpec<unknown> = options[key];
-    const envKey = envName(spec.name);
-    let raw: unknown;
-    let source: string;
-    if (flags.has(key)) {
-      raw = flags.get(key);
-      source = `--${spec.name}`;
-    } else if (env[envKey] !== undefined && env[envKey] !== '') {
-      raw = env[envKey];
-      source = envKey;
-    } else {
-      const d = spec.default;
-      out[key] = typeof d === 'function' ? (d as (c: Record<string, unknown>) => unknown)(out) : d;
-      continue;
-    }
-    const parsed = spec.schema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const msg = issue?.message ?? 'invalid value';
-      const echoed = msg.includes('got "') || (typeof raw === 'string' && msg.includes(`"${raw}"`));
-      const shown = typeof raw === 'string' && !spec.secret && !echoed ? ` (got "${raw}")` : '';
-      throw new ConfigError(`${source}: ${msg}${shown}`, parsed.error);
-    }
-    out[key] = parsed.data;
-  }
+  for (const key of Object.keys(options) as (keyof Options)[]) resolveOne(key, flags, env, out);
   return Object.freeze(out) as Config;
+}
+
+/**
+ * The storage options alone (`--data-dir`, `--database-url`, from flags, else their NEWSAGG_*
+ * variables, else defaults), checked as `start` checks them: for the subcommands that open the store.
+ */
+export function resolveStorage(flags: { dataDir?: string | undefined; databaseUrl?: string | undefined }, env: Readonly<Record<string, string | undefined>> = {}): Pick<Config, 'dataDir' | 'databaseUrl'> {
+  const given = new Map<keyof Options, string | boolean>();
+  if (flags.dataDir !== undefined) given.set('dataDir', flags.dataDir);
+  if (flags.databaseUrl !== undefined) given.set('databaseUrl', flags.databaseUrl);
+  const out: Record<string, unknown> = {};
+  resolveOne('dataDir', given, env, out);
+  resolveOne('databaseUrl', given, env, out);
+  return out as Pick<Config, 'dataDir' | 'databaseUrl'>;
+}
+
+function resolveOne(key: keyof Options, flags: Map<keyof Options, string | boolean>, env: Readonly<Record<string, string | undefined>>, out: Record<string, unknown>): void {
+  const spec: OptionSpec<unknown> = options[key];
+  const envKey = envName(spec.name);
+  let raw: unknown;
+  let source: string;
+  if (flags.has(key)) {
+    raw = flags.get(key);
+    source = `--${spec.name}`;
+  } else if (env[envKey] !== undefined && env[envKey] !== '') {
+    raw = env[envKey];
+    source = envKey;
+  } else {
+    const d = spec.default;
+    out[key] = typeof d === 'function' ? (d as (c: Record<string, unknown>) => unknown)(out) : d;
+    return;
+  }
+  const parsed = spec.schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const msg = issue?.message ?? 'invalid value';
+    const echoed = msg.includes('got "') || (typeof raw === 'string' && msg.includes(`"${raw}"`));
+    const shown = typeof raw === 'string' && !spec.secret && !echoed ? ` (got "${raw}")` : '';
+    throw new ConfigError(`${source}: ${msg}${shown}`, parsed.error);
+  }
+  out[key] = parsed.data;
 }
 
 /** One row per option, for `--help` and the README. */

@@ -44,18 +44,12 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     io.out(`${HELP}\n`);
     return 0;
   }
-  let output: string | null = null;
-  const args = storageArgs(argv, io.env, (flag, next) => {
-    if (flag !== '--output') return undefined;
-    const v = next();
-    if (!v) return '--output needs a file';
-    output = v;
-    return null;
-  });
-  if (typeof args === 'string' || args.rest.length > 0) {
-    io.err(`newsagg export-opml: ${typeof args === 'string' ? args : `unexpected argument ${args.rest[0]}`}\n${USAGE}\n`);
+  const args = storageArgs(argv, io.env, { output: { type: 'string', needs: 'a file' } }, 0);
+  if (typeof args === 'string') {
+    io.err(`newsagg export-opml: ${args}\n${USAGE}\n`);
     return 2;
   }
+  const output = (args.values['output'] as string | undefined) ?? null;
   const sql = await openSql({ databaseUrl: args.databaseUrl, dataDir: args.dataDir });
   let xml: string;
   try {

@@ -6,6 +6,9 @@ import { newsMigrations } from '../actors/store/migrations.js';
 import { migrate } from '../runtime/migrate.js';
 import { openSql } from '../runtime/sql.js';
 import { fileProblem } from './files.js';
+import { readArgs, type FlagSpec, type ReadArgs } from './args.js';
+import { resolveStorage } from '../config.js';
+import { ConfigError } from '../runtime/errors.js';
 
 /**
  * `newsagg import-opml FILE [--data-dir DIR] [--database-url URL] [--country CC] [--dry-run]
@@ -71,50 +74,31 @@ interface Args {
   progress: boolean | null;
 }
 
-/** Flags shared with export-opml: `--data-dir`, `--database-url` (also from NEWSAGG_* env). */
-export function storageArgs(argv: string[], env: Io['env'], extra: (flag: string, next: () => string | undefined) => string | null | undefined): { dataDir: string; databaseUrl: string | undefined; rest: string[] } | string {
-  let dataDir = env['NEWSAGG_DATA_DIR'] || './data';
-  let databaseUrl = env['NEWSAGG_DATABASE_URL'] || undefined;
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.startsWith('--') && argv[i]!.includes('=') ? [argv[i]!.slice(0, argv[i]!.indexOf('=')), argv[i]!.slice(argv[i]!.indexOf('=') + 1)] : [argv[i]!, undefined];
-    const next = () => inline ?? argv[++i];
-    if (flag === '--data-dir') {
-      const v = next();
-      if (!v) return '--data-dir needs a directory';
-      dataDir = v;
-    } else if (flag === '--database-url') {
-      const v = next();
-      if (!v || !/^postgres(ql)?:\/\//.test(v)) return '--database-url needs a postgres:// URL';
-      databaseUrl = v;
-    } else if (flag.startsWith('--') && flag.length > 2) {
-      const r = extra(flag, next);
-      if (typeof r === 'string') return r;
-      if (r === undefined) return `unknown option ${flag}`;
-    } else rest.push(argv[i]!);
+/** Flags shared with export-opml: `--data-dir`, `--database-url` (else NEWSAGG_DATA_DIR, NEWSAGG_DATABASE_URL, as for `start`). */
+export function storageArgs(argv: string[], env: Io['env'], extra: Record<string, FlagSpec>, maxPositionals: number): { dataDir: string; databaseUrl: string | undefined; values: ReadArgs['values']; positionals: string[] } | string {
+  const args = readArgs(argv, { 'data-dir': { type: 'string', needs: 'a directory' }, 'database-url': { type: 'string', needs: 'a postgres:// URL' }, ...extra }, maxPositionals);
+  if (typeof args === 'string') return args;
+  try {
+    const storage = resolveStorage({ dataDir: args.values['data-dir'] as string | undefined, databaseUrl: args.values['database-url'] as string | undefined }, env);
+    return { dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, values: args.values, positionals: args.positionals };
+  } catch (err) {
+    return err instanceof ConfigError ? err.message : String(err);
   }
-  return { dataDir, databaseUrl, rest };
 }
 
 function parseArgs(argv: string[], env: Io['env']): Args | string {
-  let country: string | null = null;
-  let dryRun = false;
-  let progress: boolean | null = null;
-  const base = storageArgs(argv, env, (flag, next) => {
-    if (flag === '--country') {
-      const v = next();
-      if (!v || !/^[A-Za-z]{2}$/.test(v)) return '--country needs an ISO 3166-1 alpha-2 code';
-      country = v.toUpperCase();
-      return null;
-    }
-    if (flag === '--dry-run') return (dryRun = true), null;
-    if (flag === '--progress') return (progress = true), null;
-    if (flag === '--no-progress') return (progress = false), null;
-    return undefined;
-  });
+  const base = storageArgs(argv, env, {
+    country: { type: 'string', needs: 'an ISO 3166-1 alpha-2 code' },
+    'dry-run': { type: 'boolean' },
+    progress: { type: 'boolean' },
+    'no-progress': { type: 'boolean' },
+  }, 1);
   if (typeof base === 'string') return base;
-  if (base.rest.length !== 1) return base.rest.length === 0 ? 'missing FILE' : `unexpected argument ${base.rest[1]}`;
-  return { file: base.rest[0]!, dataDir: base.dataDir, databaseUrl: base.databaseUrl, country, dryRun, progress };
+  const country = base.values['country'] as string | undefined;
+  if (country !== undefined && !/^[A-Za-z]{2}$/.test(country)) return '--country needs an ISO 3166-1 alpha-2 code';
+  if (base.positionals.length === 0) return 'missing FILE';
+  const progress = base.values['no-progress'] ? false : base.values['progress'] ? true : null;
+  return { file: base.positionals[0]!, dataDir: base.dataDir, databaseUrl: base.databaseUrl, country: country?.toUpperCase() ?? null, dryRun: base.values['dry-run'] === true, progress };
 }
 
 /** A one-line bar, redrawn in place: `importing [######------] 52% 5,200/10,000`. */

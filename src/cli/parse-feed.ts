@@ -5,6 +5,7 @@ import { parseFeed } from '../actors/feed/parse.js';
 import { Fetcher } from '../actors/fetch/index.js';
 import { NewsaggError } from '../runtime/errors.js';
 import { fileProblem } from './files.js';
+import { readArgs } from './args.js';
 
 /**
  * `newsagg parse-feed FILE|URL [--base-url URL]`: prints the normalised feed as JSON
@@ -37,26 +38,11 @@ const stdio: Io = {
 };
 
 function parseArgs(argv: string[]): { input: string; baseUrl?: string } | string {
-  let input: string | undefined;
-  let baseUrl: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--base-url') {
-      const v = argv[++i];
-      if (!v) return '--base-url needs a URL';
-      baseUrl = v;
-    } else if (a.startsWith('--base-url=')) {
-      baseUrl = a.slice('--base-url='.length);
-    } else if (a === '-h' || a === '--help') {
-      return '';
-    } else if (a.startsWith('--')) {
-      return `unknown option ${a}`;
-    } else if (input === undefined) {
-      input = a;
-    } else {
-      return `unexpected argument ${a}`;
-    }
-  }
+  const args = readArgs(argv, { 'base-url': { type: 'string', needs: 'a URL' }, help: { type: 'boolean', short: 'h' } }, 1);
+  if (typeof args === 'string') return args;
+  if (args.values['help']) return '';
+  const input = args.positionals[0];
+  const baseUrl = args.values['base-url'] as string | undefined;
   if (input === undefined) return 'missing FILE or URL';
   if (baseUrl !== undefined) {
     try {

@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { ProcessPipeline, processLines } from '../actors/pipeline/process.js';
 import { describeError } from '../runtime/errors.js';
+import { readArgs } from './args.js';
 
 /**
  * `newsagg process [--input FILE|-] [--output FILE|-]`: raw-article JSON lines in, one result
@@ -40,24 +41,14 @@ export interface ProcessIo {
 const defaultIo = (): ProcessIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
 
 function parseArgs(argv: string[]): { input: string; output: string } | string {
-  let input = '-';
-  let output = '-';
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const inline = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : undefined;
-    if (name === '-h' || name === '--help') return '';
-    if (name === '--input' || name === '--output') {
-      const v = inline ?? argv[++i];
-      if (!v) return `${name} needs a file name or -`;
-      if (name === '--input') input = v;
-      else output = v;
-    } else {
-      return `unknown argument ${JSON.stringify(a)}`;
-    }
-  }
-  return { input, output };
+  const args = readArgs(argv, {
+    input: { type: 'string', needs: 'a file name or -' },
+    output: { type: 'string', needs: 'a file name or -' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (typeof args === 'string') return args;
+  if (args.values['help']) return '';
+  return { input: (args.values['input'] as string | undefined) ?? '-', output: (args.values['output'] as string | undefined) ?? '-' };
 }
 
 async function write(out: Writable, s: string): Promise<void> {

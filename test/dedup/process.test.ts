@@ -156,6 +156,6 @@ describe('newsagg process CLI', () => {
     let t = '';
     err.on('data', (c) => (t += c));
     expect(await main(['--bogus'], { stdin: Readable.from([]), stdout: new PassThrough(), stderr: err })).toBe(2);
-    expect(t).toMatch(/unknown argument/);
+    expect(t).toMatch(/unknown option --bogus/);
   });
 });
