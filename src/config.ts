@@ -1,6 +1,7 @@
 import { availableParallelism, hostname } from 'node:os';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { EDITIONS } from './actors/model/index.js';
 import { ConfigError } from './runtime/errors.js';
 import { parseCidr } from './runtime/cidr.js';
 import { readArgs, type FlagSpec } from './cli/args.js';
@@ -221,7 +222,7 @@ export const options = {
   retentionDays: opt({ name: 'retention-days', schema: intIn(1, 36_500), default: 30, doc: 'articles (whole month partitions), clicks and emptied stories older than this are deleted' }),
   catalogue: opt({
     name: 'catalogue',
-    schema: z.enum(['all', 'global', 'us', 'uk', 'eu', 'apac', 'latam', 'mea']).optional(),
+    schema: z.enum(['all', ...EDITIONS]).optional(),
     default: undefined,
     defaultDoc: '(none)',
     doc: 'on an empty database, add the shipped catalogue of real publishers: an edition (us, uk, eu, apac, latam, mea, global) or all',

@@ -1,4 +1,4 @@
-import { CATEGORIES } from '../actors/store/feed-items.js';
+import { CATEGORIES, EDITIONS } from '../actors/model/index.js';
 import { FEED_CATEGORIES, FEED_REGIONS } from './params.js';
 
 /**
@@ -286,7 +286,7 @@ export const openApiDocument = {
       post: {
         ...admin,
         summary: 'Add an edition of the catalogue (plus its global feeds); without an admin token configured, only while the node has no publishers',
-        requestBody: { required: true, content: { 'application/json': { schema: obj({ region: { type: 'string', enum: ['all', 'us', 'uk', 'eu', 'apac', 'latam', 'mea', 'global'] } }) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: obj({ region: { type: 'string', enum: ['all', ...EDITIONS] } }) } } },
         responses: { 200: ok('CatalogueImport'), 401: error('missing or wrong token'), 403: error('not a first run and no admin token configured'), ...common },
       },
     },

@@ -126,7 +126,4 @@ export const SYNONYMS: readonly (readonly [string, string])[] = [
 ];
 
 /** Our category taxonomy (DESIGN.md section 7), without the virtual `top`. */
-export const SECTIONS = [
-  'world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment',
-] as const;
-export type Section = (typeof SECTIONS)[number];
+export { CATEGORIES as SECTIONS, type Category as Section } from '../actors/model/index.js';

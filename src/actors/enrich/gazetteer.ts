@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
+import type { Edition } from '../model/index.js';
 
 /**
  * The gazetteer (config/gazetteer.json): countries with their edition region, other names,
  * demonyms, capitals and major cities. Loaded once per process; lookups are map hits.
  */
 
-/** Editions (DESIGN §7). */
-export type Region = 'us' | 'uk' | 'eu' | 'apac' | 'latam' | 'mea' | 'global';
-
-export const REGIONS: readonly Region[] = ['us', 'uk', 'eu', 'apac', 'latam', 'mea', 'global'];
+/** Editions as the gazetteer assigns them: a region, or global (the model's taxonomy). */
+export type Region = Edition;
 
 /** What a gazetteer phrase points to. */
 export interface Place {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { NewsaggError } from '../../runtime/errors.js';
+import { CATEGORIES, type Category } from '../model/index.js';
 import { fnv1a, isStopword, pairHash } from './text.js';
 
 /**
@@ -10,10 +11,8 @@ import { fnv1a, isStopword, pairHash } from './text.js';
  * table still load. Features and scoring live here so training and serving share them.
  */
 
-/** Categories (DESIGN §7). */
-export type Category = 'world' | 'politics' | 'business' | 'technology' | 'science' | 'health' | 'sports' | 'entertainment';
-
-export const CATEGORIES: readonly Category[] = ['world', 'politics', 'business', 'technology', 'science', 'health', 'sports', 'entertainment'];
+/** The model's classes are the taxonomy's sections, in its order (the weights' rows follow it). */
+export { CATEGORIES, type Category } from '../model/index.js';
 
 export interface TopicModel {
   /** power of two */

@@ -14,6 +14,10 @@ export type Category = (typeof CATEGORIES)[number];
 export const REGIONS = ['us', 'uk', 'eu', 'apac', 'latam', 'mea'] as const;
 export type Region = (typeof REGIONS)[number];
 
+/** An article's or publisher's edition: one region, or `global` for those of no one region. */
+export const EDITIONS = [...REGIONS, 'global'] as const;
+export type Edition = (typeof EDITIONS)[number];
+
 /** What a feed is asked for: `top` is every section at once. */
 export const FEED_CATEGORIES = ['top', ...CATEGORIES] as const;
 export type FeedCategory = (typeof FEED_CATEGORIES)[number];

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { EDITIONS } from '../model/index.js';
 import { addPublishers, type NewPublisher } from '../store/publishers.js';
 import type { Sql } from '../../runtime/sql.js';
 import { publisherIdFor } from './opml.js';
@@ -19,7 +20,7 @@ export interface CatalogueEntry {
   category: string | null;
 }
 
-export const EDITIONS = ['us', 'uk', 'eu', 'apac', 'latam', 'mea', 'global'] as const;
+export { EDITIONS };
 /** what `--catalogue` and `POST /v1/catalogue` take */
 export const CATALOGUE_CHOICES: readonly string[] = ['all', ...EDITIONS];
 

@@ -1,10 +1,11 @@
+import { REGIONS } from '../model/index.js';
 import { regionOfPlace } from '../enrich/gazetteer.js';
 import type { ClusterHints } from './features.js';
 
 /** A story's editions: where it happened (its places) and who covers it, weighted by share of its articles. */
 
 /** editions a story can be filed in (global carries every story) */
-export const REGION_KEYS = ['us', 'uk', 'eu', 'apac', 'latam', 'mea'] as const;
+export const REGION_KEYS = REGIONS;
 /** a story is at home in an edition when this share of its articles names a place there */
 const HOME_SHARE = 0.3;
 /** and carried by an edition when this share of its articles comes from publishers there */
