@@ -46,7 +46,8 @@ export interface FeedEntry {
   refusedLink?: string;
 }
 
-export type FeedFormat = 'rss2' | 'rss1' | 'rss09' | 'atom10' | 'atom03' | 'jsonfeed' | 'cdf';
+/** `sitemap`: a site's news sitemap read as its feed (html/source.ts), never a parse-feed result */
+export type FeedFormat = 'rss2' | 'rss1' | 'rss09' | 'atom10' | 'atom03' | 'jsonfeed' | 'cdf' | 'sitemap';
 
 export interface FeedMeta {
   format: FeedFormat;

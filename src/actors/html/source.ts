@@ -1,3 +1,4 @@
+import type { ParsedFeed } from '../feed/index.js';
 import { sitemapCandidates, sitemapText } from './crawl.js';
 import { discoverFeedsForSite } from './discovery.js';
 import type { PageFetch } from './fetch.js';
@@ -42,26 +43,20 @@ export function looksLikeSitemap(text: string): boolean {
 }
 
 /** Feed-shaped entries from a news sitemap, so sitemap-only sites take the feed path. */
-export interface SitemapFeed {
-  feed: { title: string | null; link: string | null; language: string | null };
-  entries: {
-    title: string | null; link: string | null; id: string | null; published: string | null; updated: string | null;
-    summary: string | null; content: string | null; categories: string[]; thumbnail: string | null;
-  }[];
-  meta: { ttlMinutes: number | null; hubs: string[]; self: string | null; format: 'sitemap' };
-}
+/** A news sitemap read as a feed: the parser's shape, with what a sitemap does not say left empty. */
+export type SitemapFeed = ParsedFeed;
 
 export function sitemapAsFeed(xml: string, opts: { baseUrl: string; now: () => number }): SitemapFeed {
   const parsed = parseNewsSitemap(xml, { now: opts.now, baseUrl: opts.baseUrl });
   const first: SitemapEntry | undefined = parsed.entries[0];
   return {
-    feed: { title: first?.publication_name ?? null, link: null, language: first?.language ?? null },
+    feed: { title: first?.publication_name ?? null, link: null, description: null, language: first?.language ?? null, published: null, updated: null, image: null },
     entries: parsed.entries
       .filter((e) => e.title)
       .map((e) => ({
         title: e.title, link: e.loc, id: e.loc, published: e.publication_date, updated: e.lastmod,
-        summary: null, content: null, categories: e.keywords, thumbnail: e.image,
+        summary: null, content: null, author: null, categories: e.keywords, enclosures: [], thumbnail: e.image,
       })),
-    meta: { ttlMinutes: null, hubs: [], self: null, format: 'sitemap' },
+    meta: { ttlMinutes: null, hubs: [], self: null, format: 'sitemap', encoding: 'utf-8' },
   };
 }
