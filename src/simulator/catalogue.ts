@@ -2,14 +2,14 @@ import { SimulatorConfigError } from './errors.js';
 import { CITIES, OUTLET_PATTERNS, SECTIONS, SPECIALIST_PATTERNS, WIRE_AGENCIES, type City, type Section } from './lexicon.js';
 import { Rng } from './prng.js';
 
-export type FeedFormat = 'rss' | 'atom' | 'jsonfeed' | 'sitemap';
+export type SimFeedFormat = 'rss' | 'atom' | 'jsonfeed' | 'sitemap';
 
 /** How a publisher's feed endpoint behaves. `ok` is an honest publisher. */
 export const MISBEHAVIOURS = [
   'slow', 'error500', 'rateLimited', 'malformed', 'huge', 'redirectLoop', 'robotsDisallow',
 ] as const;
 export type Misbehaviour = (typeof MISBEHAVIOURS)[number];
-export type Behaviour = 'ok' | Misbehaviour;
+export type SimBehaviour = 'ok' | Misbehaviour;
 
 /** Per mode: a count (>= 1) or a fraction of all publishers (< 1). */
 export type MisbehaviourMix = Partial<Record<Misbehaviour, number>>;
@@ -22,8 +22,8 @@ export interface PublisherSpec {
   readonly kind: 'outlet' | 'wire';
   readonly city: City;
   readonly section: Section;
-  readonly format: FeedFormat;
-  behaviour: Behaviour;
+  readonly format: SimFeedFormat;
+  behaviour: SimBehaviour;
   /** mean new items per simulated hour */
   readonly itemsPerHour: number;
   /** serves `content:encoded` / `content_html` with the body */
@@ -40,7 +40,7 @@ const COUNTRY_WEIGHT: Record<string, number> = { US: 6, GB: 4, IN: 3, CA: 2, AU:
 const SECTION_WEIGHTS: Record<Section, number> = {
   world: 25, politics: 12, business: 15, technology: 12, science: 6, health: 8, sports: 14, entertainment: 8,
 };
-const FORMATS: readonly FeedFormat[] = ['rss', 'atom', 'jsonfeed', 'sitemap'];
+const FORMATS: readonly SimFeedFormat[] = ['rss', 'atom', 'jsonfeed', 'sitemap'];
 const FORMAT_WEIGHTS = [55, 20, 10, 15];
 
 /** A realistic mix: a few very active publishers, most quiet (so most conditional polls get 304). */
@@ -93,7 +93,7 @@ export function buildCatalogue(opts: { publishers: number; seed: string | number
     }
     const city = CITIES[rng.weighted(cityWeights)] as City;
     const section = SECTIONS[rng.weighted(sectionWeights)] as Section;
-    const format = FORMATS[rng.weighted(FORMAT_WEIGHTS)] as FeedFormat;
+    const format = FORMATS[rng.weighted(FORMAT_WEIGHTS)] as SimFeedFormat;
     const name = uniqueName(rng, city, section, taken);
     taken.add(name);
     specs.push({

@@ -96,7 +96,7 @@ export function createTwin(rng: Rng, id: string, at: number, of: SimEvent): SimE
  * Only for kinds with topics; others get a twin elsewhere.
  */
 export function createSibling(rng: Rng, id: string, at: number, of: SimEvent): SimEvent {
-  const topics = kindOf(of).topics;
+  const topics = simKindOf(of).topics;
   if (!topics || topics.length < 2) return createTwin(rng, id, at, of);
   let topic = rng.pick(topics);
   while (topic === of.slots.topic) topic = rng.pick(topics);
@@ -111,6 +111,6 @@ export function fill(pattern: string, slots: Readonly<Record<string, string>>): 
 }
 
 /** `kindByName(ev.kind)`, kept short for writers. */
-export function kindOf(ev: SimEvent): EventKind {
+export function simKindOf(ev: SimEvent): EventKind {
   return kindByName(ev.kind);
 }

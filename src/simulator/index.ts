@@ -18,7 +18,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildCatalogue, MISBEHAVIOURS, type Behaviour, type FeedFormat, type MisbehaviourMix, type PublisherSpec } from './catalogue.js';
+import { buildCatalogue, MISBEHAVIOURS, type SimBehaviour, type SimFeedFormat, type MisbehaviourMix, type PublisherSpec } from './catalogue.js';
 import { SimulatorConfigError } from './errors.js';
 import { WebSubHub } from './hub.js';
 import type { Section } from './lexicon.js';
@@ -30,7 +30,7 @@ import { simLookup, type LookupFunction } from './lookup.js';
 import { SimUrls } from './urls.js';
 import { World } from './world.js';
 
-export type { Behaviour, FeedFormat, MisbehaviourMix, Section, StatsSnapshot, TruthEvent, TruthItem, PublisherCounters };
+export type { SimBehaviour, SimFeedFormat, MisbehaviourMix, Section, StatsSnapshot, TruthEvent, TruthItem, PublisherCounters };
 export type { Delivery, Subscription } from './hub.js';
 export { WebSubHub } from './hub.js';
 
@@ -43,8 +43,8 @@ export interface PublisherInfo {
   /** ISO 3166-1 alpha-2 */
   country: string;
   section: Section;
-  format: FeedFormat;
-  behaviour: Behaviour;
+  format: SimFeedFormat;
+  behaviour: SimBehaviour;
   kind: 'outlet' | 'wire';
   items_per_hour: number;
   hub_url: string | null;
@@ -116,7 +116,7 @@ export interface Simulator {
   stats(): StatsSnapshot;
   publisherStats(publisherId: string): PublisherCounters;
   /** changes how a publisher behaves from now on (e.g. `error500`, later back to `ok`) */
-  setBehaviour(publisherId: string, behaviour: Behaviour): void;
+  setBehaviour(publisherId: string, behaviour: SimBehaviour): void;
   close(): Promise<void>;
 }
 

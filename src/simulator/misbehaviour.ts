@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FeedFormat } from './catalogue.js';
+import type { SimFeedFormat } from './catalogue.js';
 
 /** Tunables of the misbehaviour modes. */
 export interface MisbehaviourOptions {
@@ -21,7 +21,7 @@ export const DEFAULT_MISBEHAVIOUR: MisbehaviourOptions = {
  * A broken copy of a feed, broken the ways real feeds break: an unescaped ampersand, a tag
  * closed in the wrong order, and the document cut off mid-element (JSON: cut off mid-value).
  */
-export function malformBody(body: string, format: FeedFormat): string {
+export function malformBody(body: string, format: SimFeedFormat): string {
   if (format === 'jsonfeed') return body.slice(0, Math.floor(body.length * 0.6));
   let broken = body.replace('<title>', '<title>Fish & Chips <b>special</title></b> ');
   const cut = Math.max(broken.indexOf('<item>'), broken.indexOf('<entry>'), broken.indexOf('<url>'));
@@ -37,7 +37,7 @@ const FILLER_ITEM = '<item><title>Filler headline that never ends</title><link>h
  * Streams `bytes` of a never-ending but well-formed-looking feed, honouring backpressure so the
  * simulator itself never buffers it, and stopping when the client goes away.
  */
-export function streamHuge(res: ServerResponse, bytes: number, format: FeedFormat): void {
+export function streamHuge(res: ServerResponse, bytes: number, format: SimFeedFormat): void {
   const head = format === 'jsonfeed'
     ? '{"version":"https://jsonfeed.org/version/1.1","title":"Huge","items":['
     : '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Huge</title>\n';

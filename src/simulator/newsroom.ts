@@ -1,4 +1,4 @@
-import { createEvent, createSibling, createTwin, kindByName, kindOf, type SimEvent } from './events.js';
+import { createEvent, createSibling, createTwin, kindByName, simKindOf, type SimEvent } from './events.js';
 import { SECTIONS, WIRE_AGENCIES, type Section } from './lexicon.js';
 import type { Rng } from './prng.js';
 
@@ -58,9 +58,9 @@ export class Newsroom {
     let ev = createEvent(this.rng, id, at, opts);
     for (let tries = 0; tries < 40 && this.clashes(ev, at); tries++) ev = createEvent(this.rng, id, at, { ...opts, kind: ev.kind });
     this.add(ev);
-    if (kindOf(ev).twin && !opts.breaking && this.rng.chance(0.35)) {
+    if (simKindOf(ev).twin && !opts.breaking && this.rng.chance(0.35)) {
       // kinds with topics get their second event in the same city half the time (two marches in one city on one day)
-      const sibling = kindOf(ev).topics !== undefined && this.rng.chance(0.5);
+      const sibling = simKindOf(ev).topics !== undefined && this.rng.chance(0.5);
       const twinId = `e${++this.eventSeq}`;
       let twin = (sibling ? createSibling : createTwin)(this.rng, twinId, at, ev);
       // a twin is drawn like any new event: not where a running one of its kind already is

@@ -1,6 +1,6 @@
 import { esc, type SimUrls } from './urls.js';
 import { summaryOf, type Story } from './writer.js';
-import type { PublisherState, SimItem, World } from './world.js';
+import type { SimPublisherState, SimItem, World } from './world.js';
 
 /** What every renderer needs besides the publisher. */
 export interface RenderContext {
@@ -23,7 +23,7 @@ export interface Rendered {
  */
 const fragments = new WeakMap<SimItem, string>();
 
-function latest(ctx: RenderContext, pub: PublisherState, render: (item: SimItem, story: Story) => string): string[] {
+function latest(ctx: RenderContext, pub: SimPublisherState, render: (item: SimItem, story: Story) => string): string[] {
   return pub.items.slice(0, ctx.feedSize).map((item) => {
     let f = fragments.get(item);
     if (f === undefined) {
@@ -39,7 +39,7 @@ function html(story: Story): string {
 }
 
 /** RSS 2.0 with atom, media, content and dc namespaces, as most news sites serve it. */
-export function renderRss(ctx: RenderContext, pub: PublisherState): Rendered {
+export function renderRss(ctx: RenderContext, pub: SimPublisherState): Rendered {
   const s = pub.spec;
   const self = ctx.urls.feed(s);
   const parts: string[] = [
@@ -65,7 +65,7 @@ export function renderRss(ctx: RenderContext, pub: PublisherState): Rendered {
 }
 
 /** Atom 1.0. */
-export function renderAtom(ctx: RenderContext, pub: PublisherState): Rendered {
+export function renderAtom(ctx: RenderContext, pub: SimPublisherState): Rendered {
   const s = pub.spec;
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
@@ -92,7 +92,7 @@ export function renderAtom(ctx: RenderContext, pub: PublisherState): Rendered {
 }
 
 /** JSON Feed 1.1. */
-export function renderJsonFeed(ctx: RenderContext, pub: PublisherState): Rendered {
+export function renderJsonFeed(ctx: RenderContext, pub: SimPublisherState): Rendered {
   const s = pub.spec;
   const head = {
     version: 'https://jsonfeed.org/version/1.1',
@@ -119,7 +119,7 @@ export function renderJsonFeed(ctx: RenderContext, pub: PublisherState): Rendere
 }
 
 /** A Google News sitemap: the latest articles with `<news:news>` publication data. */
-export function renderSitemap(ctx: RenderContext, pub: PublisherState): Rendered {
+export function renderSitemap(ctx: RenderContext, pub: SimPublisherState): Rendered {
   const s = pub.spec;
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
@@ -140,7 +140,7 @@ export function renderSitemap(ctx: RenderContext, pub: PublisherState): Rendered
 }
 
 /** The publisher's feed in its own format. */
-export function renderFeed(ctx: RenderContext, pub: PublisherState): Rendered {
+export function renderFeed(ctx: RenderContext, pub: SimPublisherState): Rendered {
   switch (pub.spec.format) {
     case 'rss': return renderRss(ctx, pub);
     case 'atom': return renderAtom(ctx, pub);

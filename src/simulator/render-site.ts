@@ -2,7 +2,7 @@ import type { PublisherSpec } from './catalogue.js';
 import type { RenderContext } from './render-feeds.js';
 import { esc, sitePath, type SimUrls } from './urls.js';
 import { summaryOf } from './writer.js';
-import type { PublisherState, SimItem } from './world.js';
+import type { SimPublisherState, SimItem } from './world.js';
 
 const FEED_TYPES: Record<string, string> = {
   rss: 'application/rss+xml',
@@ -11,7 +11,7 @@ const FEED_TYPES: Record<string, string> = {
 };
 
 /** The site's home page: latest headlines and `<link rel="alternate">` to its feed. */
-export function renderHome(ctx: RenderContext, pub: PublisherState): string {
+export function renderHome(ctx: RenderContext, pub: SimPublisherState): string {
   const s = pub.spec;
   const alt = s.format === 'sitemap' ? ''
     : `<link rel="alternate" type="${FEED_TYPES[s.format]}" title="${esc(s.name)}" href="${esc(ctx.urls.feed(s))}">\n`;
@@ -23,7 +23,7 @@ export function renderHome(ctx: RenderContext, pub: PublisherState): string {
 }
 
 /** An article page with Open Graph and JSON-LD NewsArticle metadata, as news sites publish. */
-export function renderArticle(ctx: RenderContext, pub: PublisherState, item: SimItem): string {
+export function renderArticle(ctx: RenderContext, pub: SimPublisherState, item: SimItem): string {
   const s = pub.spec;
   const story = ctx.world.storyOf(item);
   const url = ctx.urls.item(item);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Behaviour, PublisherSpec } from './catalogue.js';
+import type { SimBehaviour, PublisherSpec } from './catalogue.js';
 import { acceptsGzip, httpDate, isNotModified } from './conditional.js';
 import type { WebSubHub } from './hub.js';
 import { malformBody, streamHuge, type MisbehaviourOptions } from './misbehaviour.js';
@@ -10,7 +10,7 @@ import { renderFeed, type RenderContext } from './render-feeds.js';
 import { renderArticle, renderHome, renderOpml, renderRobots, renderSiteRobots } from './render-site.js';
 import { SimStats } from './stats.js';
 import { FEED_FILE } from './urls.js';
-import type { PublisherState, World } from './world.js';
+import type { SimPublisherState, World } from './world.js';
 
 /** A rendered feed version, with both encodings and their strong validators. */
 export interface FeedVersion {
@@ -56,7 +56,7 @@ export class SimServer {
   }
 
   /** Switches a publisher's behaviour at run time (a site that starts failing, then recovers). */
-  setBehaviour(pub: PublisherState, behaviour: Behaviour): void {
+  setBehaviour(pub: SimPublisherState, behaviour: SimBehaviour): void {
     pub.spec.behaviour = behaviour;
     // malformed bodies are cached per version: the next request renders afresh
     this.feeds.delete(pub.spec.id);
@@ -64,7 +64,7 @@ export class SimServer {
   }
 
   /** The current feed of a publisher, rendered once per version. */
-  feed(pub: PublisherState): FeedVersion {
+  feed(pub: SimPublisherState): FeedVersion {
     const cached = this.feeds.get(pub.spec.id);
     if (cached && cached.version === pub.version) return cached;
     const r = renderFeed(this.d.ctx, pub);
@@ -91,7 +91,7 @@ export class SimServer {
     return { body: fv.body, contentType: fv.contentType };
   }
 
-  private lookup(id: string): PublisherState | null {
+  private lookup(id: string): SimPublisherState | null {
     try {
       return this.d.world.publisher(id);
     } catch {
@@ -136,7 +136,7 @@ export class SimServer {
   };
 
   /** A request for `rest` (path below the site root) on a publisher's site. */
-  private site(req: IncomingMessage, res: ServerResponse, pub: PublisherState, rest: string): void {
+  private site(req: IncomingMessage, res: ServerResponse, pub: SimPublisherState, rest: string): void {
     this.d.stats.siteRequest(pub.spec.id);
     if (pub.spec.behaviour === 'robotsDisallow') this.d.stats.robotsViolation(pub.spec.id);
     if (rest === FEED_FILE[pub.spec.format]) return this.feedRequest(req, res, pub);
@@ -155,7 +155,7 @@ export class SimServer {
     return this.send(res, 404, 'text/plain', 'not found');
   }
 
-  private feedRequest(req: IncomingMessage, res: ServerResponse, pub: PublisherState): void {
+  private feedRequest(req: IncomingMessage, res: ServerResponse, pub: SimPublisherState): void {
     const s = pub.spec;
     this.d.stats.feedRequest(s.id);
     switch (s.behaviour) {
@@ -191,7 +191,7 @@ export class SimServer {
     this.serveFeed(req, res, pub);
   }
 
-  private serveFeed(req: IncomingMessage, res: ServerResponse, pub: PublisherState): void {
+  private serveFeed(req: IncomingMessage, res: ServerResponse, pub: SimPublisherState): void {
     const fv = this.feed(pub);
     const gzEtag = `${fv.etag.slice(0, -1)}-gz"`;
     const useGzip = acceptsGzip(req.headers);

@@ -1,8 +1,8 @@
-import type { FeedFormat, PublisherSpec } from './catalogue.js';
+import type { SimFeedFormat, PublisherSpec } from './catalogue.js';
 import type { SimItem } from './world.js';
 
 /** Feed file name per format, relative to the site root. */
-export const FEED_FILE: Record<FeedFormat, string> = {
+export const FEED_FILE: Record<SimFeedFormat, string> = {
   rss: 'rss.xml',
   atom: 'atom.xml',
   jsonfeed: 'feed.json',

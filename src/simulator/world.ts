@@ -25,7 +25,7 @@ export interface SimItem {
 }
 
 /** Mutable per-publisher state: latest items first, and a version bumped on every change. */
-export interface PublisherState {
+export interface SimPublisherState {
   readonly spec: PublisherSpec;
   /** content draws (copy or not, thumbnail) */
   readonly rng: Rng;
@@ -49,12 +49,12 @@ export interface WorldOptions {
   keepTruth?: boolean;
   /** items kept per publisher (feeds show the newest 20; pages of older ones answer 404) */
   keep?: number;
-  onChanged?: (changed: PublisherState[]) => void;
+  onChanged?: (changed: SimPublisherState[]) => void;
 }
 
 interface Due {
   at: number;
-  pub: PublisherState;
+  pub: SimPublisherState;
   event?: SimEvent;
 }
 
@@ -69,8 +69,8 @@ function slugify(title: string): string {
  */
 export class World {
   readonly newsroom: Newsroom;
-  readonly publishers: PublisherState[];
-  private readonly byId = new Map<string, PublisherState>();
+  readonly publishers: SimPublisherState[];
+  private readonly byId = new Map<string, SimPublisherState>();
   private readonly rng: Rng;
   private readonly keep: number;
   private readonly seedTag: string;
@@ -95,7 +95,7 @@ export class World {
       // the first item falls somewhere in the backfill window, so every feed starts non-empty
       const schedule = Rng.fork(opts.seed, 'schedule', spec.id);
       const first = Math.floor(start - backfill + schedule.next() * Math.min(backfill, rate > 0 ? HOUR / rate : backfill));
-      const st: PublisherState = { spec, rng, schedule, items: [], seq: 0, version: 0, lastModified: start - backfill, nextAt: first };
+      const st: SimPublisherState = { spec, rng, schedule, items: [], seq: 0, version: 0, lastModified: start - backfill, nextAt: first };
       this.byId.set(spec.id, st);
       return st;
     });
@@ -112,7 +112,7 @@ export class World {
     return this.opts.now() + this.offset;
   }
 
-  publisher(id: string): PublisherState {
+  publisher(id: string): SimPublisherState {
     const p = this.byId.get(id);
     if (!p) throw new SimulatorLookupError('publisher', id);
     return p;
@@ -155,7 +155,7 @@ export class World {
 
   private publishDue(due: Due[]): SimItem[] {
     const out: SimItem[] = [];
-    const changed = new Set<PublisherState>();
+    const changed = new Set<SimPublisherState>();
     for (const d of due) {
       out.push(this.publishOne(d.pub, d.at, d.event));
       changed.add(d.pub);
@@ -172,7 +172,7 @@ export class World {
     const weights = publisherId ? [] : pool.map((p) => this.rateOf(p.spec) + 0.05);
     const due: Due[] = [];
     for (let i = 0; i < n; i++) {
-      const pub = publisherId ? this.publisher(publisherId) : (pool[this.rng.weighted(weights)] as PublisherState);
+      const pub = publisherId ? this.publisher(publisherId) : (pool[this.rng.weighted(weights)] as SimPublisherState);
       due.push({ at: t, pub });
     }
     return this.publishDue(due);
@@ -186,7 +186,7 @@ export class World {
       : this.newsroom.openEvent(t, { category: 'world', kind: opts.kind ?? 'earthquake', breaking: true });
     const wire = this.publishers.find((p) => p.spec.kind === 'wire');
     if (wire) this.pending.push({ at: t, pub: wire, event });
-    let chosen: PublisherState[];
+    let chosen: SimPublisherState[];
     if (Array.isArray(opts.publishers)) chosen = opts.publishers.map((id) => this.publisher(id));
     else {
       const outlets = this.publishers.filter((p) => p.spec.kind === 'outlet');
@@ -204,7 +204,7 @@ export class World {
     return { event, schedule };
   }
 
-  private publishOne(pub: PublisherState, at: number, forced?: SimEvent): SimItem {
+  private publishOne(pub: SimPublisherState, at: number, forced?: SimEvent): SimItem {
     const spec = pub.spec;
     const nr = this.newsroom;
     let event: SimEvent;

@@ -1,4 +1,4 @@
-import { fill, kindOf, type SimEvent } from './events.js';
+import { fill, simKindOf, type SimEvent } from './events.js';
 import { FIRST_NAMES, LAST_NAMES, SYNONYMS } from './lexicon.js';
 import { hashString, Rng } from './prng.js';
 import { vary } from './templates.js';
@@ -28,7 +28,7 @@ export interface Edits {
 /** The wire agency's original story about `ev`: dateline, lead, three to four short paragraphs. */
 export function writeWire(ev: SimEvent, agency: WireAgency, seed: string): Story {
   const rng = new Rng(`wire|${seed}`);
-  const k = kindOf(ev);
+  const k = simKindOf(ev);
   const title = write(rng.pick(k.headlines), ev, rng);
   const lead = write(rng.pick(k.leads), ev, rng);
   const body = rng.sample(k.body, rng.range(2, 4)).map((s) => write(s, ev, rng));
@@ -130,14 +130,14 @@ export function originalTitle(ev: SimEvent, seed: string, style: HeadlineStyle =
 }
 
 function originalHead(rng: Rng, ev: SimEvent, style: HeadlineStyle): string {
-  const h = rng.pick(FRAMINGS) + write(rng.pick(kindOf(ev).headlines), ev, rng);
+  const h = rng.pick(FRAMINGS) + write(rng.pick(simKindOf(ev).headlines), ev, rng);
   return style === 'title' ? titleCase(h) : h;
 }
 
 /** An outlet's own article about `ev`: its own headline (in its house style), wording and selection of facts. */
 export function writeOriginal(ev: SimEvent, seed: string, style: HeadlineStyle = 'sentence'): Story {
   const rng = new Rng(`orig|${seed}`);
-  const k = kindOf(ev);
+  const k = simKindOf(ev);
   const title = originalHead(rng, ev, style);
   const lead = write(rng.pick(k.leads), ev, rng);
   const body = rng.sample(k.body, rng.range(2, k.body.length)).map((s) => write(s, ev, rng));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseOpml } from '../../src/api/routes/opml.js';
+import { readOpmlOutlines } from '../../src/api/routes/opml.js';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
 import { scratchPostgres, type TestDb } from '../helpers/db.js';
 import { startApi, type ApiHarness } from './harness.js';
@@ -27,7 +27,7 @@ const OPML = `<?xml version="1.0"?>
 
 describe('OPML codec', () => {
   it('reads nested outlines, decodes entities, keeps folder categories and rejects unusable URLs', () => {
-    const r = parseOpml(OPML);
+    const r = readOpmlOutlines(OPML);
     expect(r.title).toBe('My & list');
     expect(r.outlines.map((o) => [o.name, o.feed_url, o.category, o.country])).toEqual([
       ['Gadget & Co', 'https://gadget.example/feed?a=1&b=2', 'technology', 'DE'],
@@ -37,7 +37,7 @@ describe('OPML codec', () => {
     expect(r.rejected.map((x) => x.reason)).toEqual(['xmlUrl is not an http(s) URL', 'duplicate xmlUrl', 'no xmlUrl']);
   });
   it.each([['<html><body>hi</body></html>'], [''], ['<rss><channel/></rss>']])('refuses %j', (doc) => {
-    expect(() => parseOpml(doc)).toThrow(expect.objectContaining({ code: 'OPML_INVALID' }));
+    expect(() => readOpmlOutlines(doc)).toThrow(expect.objectContaining({ code: 'OPML_INVALID' }));
   });
 });
 
@@ -128,7 +128,7 @@ describe('admin routes', () => {
     const out = await api.get('/v1/opml', auth);
     expect(out.status).toBe(200);
     expect(out.headers['content-type']).toMatch(/^text\/x-opml/);
-    const back = parseOpml(out.text);
+    const back = readOpmlOutlines(out.text);
     expect(back.outlines.map((o) => o.feed_url)).toEqual(expect.arrayContaining(['https://gadget.example/feed?a=1&b=2', 'https://chips.example/rss', 'http://local.example/atom.xml']));
     const gadget = back.outlines.find((o) => o.feed_url.startsWith('https://gadget'))!;
     expect(gadget).toMatchObject({ name: 'Gadget & Co', country: 'DE', category: 'technology' });

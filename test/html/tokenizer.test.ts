@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMetaDate } from '../../src/actors/html/dates.js';
-import { cleanText, scanTags, type StartTag } from '../../src/actors/html/tokenizer.js';
+import { pageText, scanTags, type StartTag } from '../../src/actors/html/tokenizer.js';
 
 function starts(html: string): StartTag[] {
   const out: StartTag[] = [];
@@ -54,14 +54,14 @@ describe('scanTags', () => {
   });
 });
 
-describe('cleanText', () => {
+describe('pageText', () => {
   it.each([
     ['  a \n\t b ', 'a b'],
     ['Tom &amp;amp; Jerry', 'Tom & Jerry'],
     ['<b>Bold</b> news', 'Bold news'],
     ['caf&eacute; &#8220;q&#8221;', 'café “q”'],
     [null, ''],
-  ])('%j -> %j', (input, out) => expect(cleanText(input)).toBe(out));
+  ])('%j -> %j', (input, out) => expect(pageText(input)).toBe(out));
 });
 
 describe('parseMetaDate', () => {

@@ -5,7 +5,7 @@ import {
   vapidKeysFromPrivate,
 } from '../../src/actors/push/index.js';
 import { checkEndpointUrl } from '../../src/actors/push/endpoint.js';
-import { MAX_ATTEMPTS, RETRY_AFTER_MAX_MS, backoffMs } from '../../src/actors/push/policy.js';
+import { MAX_ATTEMPTS, RETRY_AFTER_MAX_MS, deliveryBackoffMs } from '../../src/actors/push/policy.js';
 import { SsrfGuard } from '../../src/actors/fetch/index.js';
 import type { PushInterest } from '../../src/actors/store/push-subscriptions.js';
 import { item } from './harness.js';
@@ -62,10 +62,10 @@ describe('what a push service\'s answer means', () => {
   });
 
   it('backs off exponentially with jitter, up to an hour, and expires what would wait past the alert\'s life', () => {
-    expect([1, 2, 3, 4].map((n) => backoffMs(n, 0.5))).toEqual([30_000, 60_000, 120_000, 240_000]);
-    expect(backoffMs(20, 0.5)).toBe(3_600_000);
-    expect(backoffMs(1, 0)).toBe(24_000);
-    expect(backoffMs(1, 0.999)).toBeLessThan(36_000);
+    expect([1, 2, 3, 4].map((n) => deliveryBackoffMs(n, 0.5))).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(deliveryBackoffMs(20, 0.5)).toBe(3_600_000);
+    expect(deliveryBackoffMs(1, 0)).toBe(24_000);
+    expect(deliveryBackoffMs(1, 0.999)).toBeLessThan(36_000);
     expect(judge({ status: null, retryAfterMs: null }, 2, now, later, 0.5)).toEqual({ outcome: 'retry', at: now + 60_000 });
     expect(judge({ status: 503, retryAfterMs: 3_600_000 }, 1, now, now + 60_000, 0.5)).toEqual({ outcome: 'expired' });
   });

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import robotsParserModule from 'robots-parser';
 import { NewsaggError } from '../../runtime/errors.js';
-import { decodeBody } from './decode.js';
+import { decodePage } from './decode.js';
 import type { PageFetch, PageResponse } from './fetch.js';
 import { extractPageMetadata, type PageMetadata } from './metadata.js';
 import { DEFAULT_MAX_AGE_MS, parseNewsSitemap, type SitemapEntry } from './sitemap.js';
@@ -115,7 +115,7 @@ export async function sitemapCandidates(site: string, fetch: PageFetch): Promise
   try {
     const res = await fetch(robotsUrl);
     if (res.status >= 200 && res.status < 300) {
-      const listed = (robotsParser(robotsUrl, decodeBody(res.body, res.contentType)).getSitemaps())
+      const listed = (robotsParser(robotsUrl, decodePage(res.body, res.contentType)).getSitemaps())
         .map((s) => resolveHttpUrl(s, robotsUrl))
         .filter((s): s is string => s !== null);
       out.push(...listed.filter((s) => /news/i.test(s)), ...listed.filter((s) => !/news/i.test(s)));
@@ -139,7 +139,7 @@ export function sitemapText(res: PageResponse): string {
       throw new NewsaggError('SITEMAP_INVALID', `gzip sitemap ${res.url} could not be inflated`, { cause: err });
     }
   }
-  return decodeBody(body, res.contentType);
+  return decodePage(body, res.contentType);
 }
 
 async function pageMetadata(url: string, host: string, fetch: PageFetch): Promise<{ meta: PageMetadata; finalUrl: string } | null> {
@@ -150,7 +150,7 @@ async function pageMetadata(url: string, host: string, fetch: PageFetch): Promis
     if (!type.includes('html') && !type.includes('xml')) return null;
     const finalUrl = resolveHttpUrl(res.url, url) ?? url;
     if (!isSameSite(finalUrl, host)) return null; // a redirect off-site is not this publisher's page
-    return { meta: extractPageMetadata(decodeBody(res.body, res.contentType), finalUrl), finalUrl };
+    return { meta: extractPageMetadata(decodePage(res.body, res.contentType), finalUrl), finalUrl };
   } catch {
     return null;
   }

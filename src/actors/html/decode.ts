@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
  * BOM, else `<meta charset>` / `http-equiv` in the first 2 KB, else UTF-8. Unknown charsets
  * fall back to UTF-8 (with replacement characters) rather than failing the page.
  */
-export function decodeBody(body: Buffer, contentType: string | null): string {
+export function decodePage(body: Buffer, contentType: string | null): string {
   const charset = charsetOf(body, contentType);
   if (charset === 'utf-8' || charset === 'utf8' || !iconv.encodingExists(charset)) {
     return body.toString('utf8').replace(/^\uFEFF/, '');

@@ -1,6 +1,6 @@
-import { decodeBody } from './decode.js';
+import { decodePage } from './decode.js';
 import type { PageFetch } from './fetch.js';
-import { cleanText, scanTags } from './tokenizer.js';
+import { pageText, scanTags } from './tokenizer.js';
 import { resolveHttpUrl } from './urls.js';
 
 /** The syndication formats we can poll. */
@@ -44,7 +44,7 @@ export function discoverFeeds(html: string, pageUrl: string): DiscoveredFeed[] {
     const rel = ` ${(tag.attrs['rel'] ?? '').toLowerCase().replace(/\s+/g, ' ')} `;
     if (!rel.includes(' alternate ') || rel.includes(' stylesheet ')) return;
     const href = tag.attrs['href'];
-    const title = cleanText(tag.attrs['title']) || null;
+    const title = pageText(tag.attrs['title']) || null;
     const kind = feedKindOfLink((tag.attrs['type'] ?? '').toLowerCase().split(';')[0]!.trim(), href ?? '', title ?? '');
     if (!kind) return;
     const url = resolveHttpUrl(href, base);
@@ -104,7 +104,7 @@ export async function discoverFeedsForSite(siteUrl: string, fetch: PageFetch): P
     const res = await fetch(start);
     base = resolveHttpUrl(res.url, start) ?? start;
     if (res.status >= 200 && res.status < 300) {
-      const text = decodeBody(res.body, res.contentType);
+      const text = decodePage(res.body, res.contentType);
       const self = feedKindOfResponse(res.contentType, text);
       if (self) return [{ url: base, type: self, title: null }];
       const linked = discoverFeeds(text, base);
@@ -117,7 +117,7 @@ export async function discoverFeedsForSite(siteUrl: string, fetch: PageFetch): P
     try {
       const res = await fetch(url);
       if (res.status < 200 || res.status >= 300) continue;
-      const kind = feedKindOfResponse(res.contentType, decodeBody(res.body, res.contentType));
+      const kind = feedKindOfResponse(res.contentType, decodePage(res.body, res.contentType));
       if (kind) return [{ url: resolveHttpUrl(res.url, url) ?? url, type: kind, title: null }];
     } catch {
       // try the next path

@@ -1,6 +1,6 @@
 import { parseMetaDate } from './dates.js';
 import { findArticle, parseJsonLd, type JsonLdArticle } from './jsonld.js';
-import { cleanText, scanTags } from './tokenizer.js';
+import { pageText, scanTags } from './tokenizer.js';
 import { resolveHttpUrl } from './urls.js';
 
 /** What a page says about itself. Every field is null (or empty) when the page does not say it. */
@@ -186,7 +186,7 @@ function collect(html: string, pageUrl: string): Collected {
 
 function text(v: string | null | undefined): string | null {
   if (!v) return null;
-  const t = cleanText(v.length > MAX_FIELD ? v.slice(0, MAX_FIELD) : v);
+  const t = pageText(v.length > MAX_FIELD ? v.slice(0, MAX_FIELD) : v);
   return t.length > 0 ? t : null;
 }
 

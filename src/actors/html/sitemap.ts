@@ -2,7 +2,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { NewsaggError } from '../../runtime/errors.js';
 import { parseMetaDate } from './dates.js';
 import { normaliseLanguage } from './metadata.js';
-import { cleanText } from './tokenizer.js';
+import { pageText } from './tokenizer.js';
 import { resolveHttpUrl } from './urls.js';
 
 /** One `<url>` of a (news) sitemap. Dates are ISO-8601 UTC instants or null. */
@@ -117,12 +117,12 @@ function entryOf(u: Record<string, unknown> | null, base: string): SitemapEntry 
   const image = obj(arr(u['image'])[0]);
   return {
     loc,
-    title: cleanText(textOf(news?.['title'])) || null,
+    title: pageText(textOf(news?.['title'])) || null,
     publication_date: parseMetaDate(textOf(news?.['publication_date'])),
     lastmod: parseMetaDate(textOf(u['lastmod'])),
     language: normaliseLanguage(textOf(pub?.['language'])),
-    publication_name: cleanText(textOf(pub?.['name'])) || null,
-    keywords: kw ? kw.split(',').map((k) => cleanText(k)).filter(Boolean).slice(0, 50) : [],
+    publication_name: pageText(textOf(pub?.['name'])) || null,
+    keywords: kw ? kw.split(',').map((k) => pageText(k)).filter(Boolean).slice(0, 50) : [],
     image: resolveHttpUrl(textOf(image?.['loc']), base),
   };
 }

@@ -207,7 +207,7 @@ function findClosingTag(src: string, name: string, from: number): number {
 }
 
 /** Decode entities, drop tags and collapse whitespace: text fit for a title or snippet. */
-export function cleanText(raw: string | null | undefined): string {
+export function pageText(raw: string | null | undefined): string {
   if (!raw) return '';
   let s = raw.includes('<') ? raw.replace(/<[^>]*>/g, ' ') : raw;
   if (s.includes('&')) s = decodeHTML(s);

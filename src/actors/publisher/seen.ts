@@ -35,7 +35,7 @@ export function seenCount(ring: SeenRing): number {
 }
 
 /** 32-bit FNV-1a over UTF-16 code units; never 0 (0 marks "no value"). */
-export function fnv1a(s: string): number {
+export function seenHash(s: string): number {
   return fnv1aHash(s) || 1;
 }
 
@@ -47,7 +47,7 @@ function normalise(s: string | null | undefined): string {
 /** The identity of an entry: guid/id, else link; 0 when it has neither. */
 export function entryKeyHash(e: Pick<FeedEntry, 'id' | 'link'>): number {
   const key = (e.id ?? '').trim() || (e.link ?? '').trim();
-  return key ? fnv1a(key) : 0;
+  return key ? seenHash(key) : 0;
 }
 
 /** The content fingerprint: normalised title and the first 200 characters of the summary; 0 when both are empty. */
@@ -55,7 +55,7 @@ export function entryFingerprint(e: Pick<FeedEntry, 'title' | 'summary' | 'conte
   const title = normalise(e.title);
   const body = normalise(e.summary ?? e.content).slice(0, 200);
   if (!title && !body) return 0;
-  return fnv1a(`${title}\u0000${body}`);
+  return seenHash(`${title}\u0000${body}`);
 }
 
 export function seenHas(ring: SeenRing, keyHash: number, fp: number): boolean {

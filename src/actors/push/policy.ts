@@ -44,7 +44,7 @@ export const RETRY_AFTER_MAX_MS = 6 * 3_600_000;
 export const MAX_ATTEMPTS = 8;
 
 /** The delay before attempt `attempts + 1`: exponential with ±20 % jitter (`rand` in [0, 1)). */
-export function backoffMs(attempts: number, rand: number): number {
+export function deliveryBackoffMs(attempts: number, rand: number): number {
   const base = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
   return Math.round(base * (0.8 + 0.4 * rand));
 }
@@ -77,7 +77,7 @@ export function judge(a: Answer, attempts: number, now: number, expiresAt: numbe
   if (s === 404 || s === 410) return { outcome: 'gone' };
   if (s === null || s === 429 || s >= 500) {
     if (attempts >= MAX_ATTEMPTS) return { outcome: 'failed' };
-    const wait = a.retryAfterMs !== null ? Math.min(RETRY_AFTER_MAX_MS, Math.max(1000, a.retryAfterMs)) : backoffMs(attempts, rand);
+    const wait = a.retryAfterMs !== null ? Math.min(RETRY_AFTER_MAX_MS, Math.max(1000, a.retryAfterMs)) : deliveryBackoffMs(attempts, rand);
     const at = now + wait;
     return at >= expiresAt ? { outcome: 'expired' } : { outcome: 'retry', at };
   }

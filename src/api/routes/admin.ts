@@ -7,7 +7,7 @@ import { HttpError, json, type Handler } from '../reply.js';
 import type { Router } from '../router.js';
 import { NO_STORE, bearerToken, sameSecret, type ApiDeps } from './common.js';
 import { cursorErrorToHttp } from './feed.js';
-import { buildOpml, httpUrl, parseOpml, publisherIdFor, toNewPublisher } from './opml.js';
+import { publishersOpml, httpUrl, readOpmlOutlines, publisherIdFor, toNewPublisher } from './opml.js';
 
 const PRIVATE = { 'cache-control': NO_STORE };
 
@@ -113,7 +113,7 @@ export function registerAdminRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
         if (page.length < 1000) break;
         after = page[page.length - 1]!.id;
       }
-      return { status: 200, headers: { 'content-type': 'text/x-opml; charset=utf-8', 'content-disposition': 'attachment; filename="newsagg-publishers.opml"', ...PRIVATE }, body: buildOpml('newsagg publishers', all, now()) };
+      return { status: 200, headers: { 'content-type': 'text/x-opml; charset=utf-8', 'content-disposition': 'attachment; filename="newsagg-publishers.opml"', ...PRIVATE }, body: publishersOpml('newsagg publishers', all, now()) };
     }),
   );
 
@@ -124,7 +124,7 @@ export function registerAdminRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
       const text = (await req.body()).toString('utf8');
       let parsed;
       try {
-        parsed = parseOpml(text);
+        parsed = readOpmlOutlines(text);
       } catch (err) {
         if (err instanceof OpmlInvalidError) throw new HttpError(400, 'invalid_opml', err.message, { cause: err });
         throw err;

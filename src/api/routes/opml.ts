@@ -31,7 +31,7 @@ const REASONS: Record<OpmlProblemReason, string> = {
 };
 
 /** Parses an OPML document; a document that is not OPML at all throws OpmlInvalidError. */
-export function parseOpml(text: string): OpmlParseResult {
+export function readOpmlOutlines(text: string): OpmlParseResult {
   const doc = parseDocument(text);
   return {
     title: doc.title,
@@ -40,7 +40,7 @@ export function parseOpml(text: string): OpmlParseResult {
   };
 }
 
-export function buildOpml(title: string, publishers: readonly PublisherRow[], now: number): string {
+export function publishersOpml(title: string, publishers: readonly PublisherRow[], now: number): string {
   return buildDocument(title, publishers.map((p) => ({ name: p.name, feed_url: p.feed_url, site_url: p.site_url, category: p.category, country: p.country })), now);
 }
 
