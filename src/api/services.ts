@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../runtime/log.js';
 import type { Sql } from '../runtime/sql.js';
 import type { CursorCodec } from './cursor.js';
 import type { FeedService } from './feed.js';
-import { PersonalFeed, type BreakingProvider } from './personal/service.js';
+import { PersonalFeed, type BreakingStoryIds } from './personal/service.js';
 import { Profiles } from './readers/profiles.js';
 import { TrendingService } from './trending/service.js';
 
@@ -17,7 +17,7 @@ export interface ReaderServicesOptions {
   log?: Logger;
   now?: () => number;
   /** breaking stories per edition, put first on personalised pages (default: none) */
-  breaking?: BreakingProvider;
+  breaking?: BreakingStoryIds;
   /** trending recomputation period (default 60 s) */
   trendingIntervalMs?: number;
   /** soonest trending recomputation after the last when stories are written (default 5 s) */

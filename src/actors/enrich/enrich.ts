@@ -1,7 +1,8 @@
 import { cleanTitle, stripHtml } from '../dedup/normalize.js';
 import { splitDateline } from './dateline.js';
 import { extractEntities, type Entity } from './entities.js';
-import { loadGazetteer, regionForCountry, type Region } from './gazetteer.js';
+import type { Edition } from '../model/index.js';
+import { loadGazetteer, regionForCountry } from './gazetteer.js';
 import { detectLanguage } from './language.js';
 import { articleText, tokenizeArticle, type ArticleInput } from './text.js';
 import { classifyTopic } from './topic.js';
@@ -14,7 +15,7 @@ export interface Enrichment {
   /** a second category when the article is likely about that too, else null */
   secondary_category: Category | null;
   /** edition: the publisher country's region, else where the article's places lie, else global */
-  region: Region;
+  region: Edition;
   /** places the article is about: ISO 3166-1 codes (or area names), most mentioned first */
   places: string[];
   entities: Entity[];

@@ -6,25 +6,22 @@ import type { Edition } from '../model/index.js';
  * demonyms, capitals and major cities. Loaded once per process; lookups are map hits.
  */
 
-/** Editions as the gazetteer assigns them: a region, or global (the model's taxonomy). */
-export type Region = Edition;
-
 /** What a gazetteer phrase points to. */
 export interface Place {
   /** ISO 3166-1 alpha-2 code, or a region name for continents ("Europe") */
   code: string;
   /** canonical name ("United States") */
   name: string;
-  region: Region;
+  region: Edition;
   /** which of the country's names matched */
   kind: 'country' | 'alias' | 'demonym' | 'city' | 'area';
 }
 
-type Row = [string, string, Region, string[], string[], string[]];
+type Row = [string, string, Edition, string[], string[], string[]];
 
 export interface Gazetteer {
   /** country code -> region */
-  readonly regionOf: ReadonlyMap<string, Region>;
+  readonly regionOf: ReadonlyMap<string, Edition>;
   /** exact-case phrase (tokens joined by one space) -> place */
   readonly phrases: ReadonlyMap<string, Place>;
   /** longest phrase length in tokens */
@@ -39,8 +36,8 @@ let cached: Gazetteer | null = null;
 export function loadGazetteer(path?: string): Gazetteer {
   if (cached && path === undefined) return cached;
   const file = path ?? new URL('../../../config/gazetteer.json', import.meta.url);
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as { countries: Row[]; regions: [string, Region, string[]][] };
-  const regionOf = new Map<string, Region>();
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { countries: Row[]; regions: [string, Edition, string[]][] };
+  const regionOf = new Map<string, Edition>();
   const phrases = new Map<string, Place>();
   let maxTokens = 1;
   const add = (phrase: string, place: Place): void => {
@@ -48,7 +45,7 @@ export function loadGazetteer(path?: string): Gazetteer {
     if (!phrases.has(key)) phrases.set(key, place);
     maxTokens = Math.max(maxTokens, key.split(' ').length);
   };
-  const byCode = new Map<string, { name: string; region: Region }>();
+  const byCode = new Map<string, { name: string; region: Edition }>();
   for (const [code, name, region, aliases, demonyms, cities] of raw.countries) {
     regionOf.set(code, region);
     byCode.set(code, { name, region });
@@ -104,7 +101,7 @@ function isCapital(c: number): boolean {
 }
 
 /** Edition for a publisher country (ISO 3166-1 alpha-2, any case); `global` when unknown. */
-export function regionForCountry(country: string | null | undefined, g: Gazetteer = loadGazetteer()): Region {
+export function regionForCountry(country: string | null | undefined, g: Gazetteer = loadGazetteer()): Edition {
   if (!country) return 'global';
   const c = country.trim().toUpperCase();
   if (c === 'UK') return 'uk';
@@ -112,6 +109,6 @@ export function regionForCountry(country: string | null | undefined, g: Gazettee
 }
 
 /** Edition of a place as enrichment reports it (ISO code, or an area name such as "Europe"); null when unknown. */
-export function regionOfPlace(place: string, g: Gazetteer = loadGazetteer()): Region | null {
+export function regionOfPlace(place: string, g: Gazetteer = loadGazetteer()): Edition | null {
   return g.regionOf.get(place) ?? g.phrases.get(place)?.region ?? null;
 }

@@ -6,7 +6,7 @@ import { nameAfterPoll } from './name.js';
 import { accelerate, beginPoll, DEFAULT_POLICY, initialPolicyState, jittered, onPollFailure, onPollSuccess, onPushed, type PolicyConfig } from './policy.js';
 import { fromStored, newPublisher, statusOf, toStored, type InFlightEmit, type LivePublisher, type PublisherConfig, type PublisherStatus, type PublisherStore } from './state.js';
 import type { PollsInFlight } from './polls-in-flight.js';
-import { DEFAULT_STEP, intoSteps, type Step } from './steps.js';
+import { DEFAULT_STEP, intoSteps, type PollStep } from './steps.js';
 import type { EmitFn, FetchFn, HubPostFn, ParsedFeed, ParseFn } from './types.js';
 import { handlePush, handleRenew, handleRequested, handleVerify, maybeSubscribe, scheduleRenewal, type WebSubDeps } from './websub-handlers.js';
 import { pushActive } from './websub.js';
@@ -120,7 +120,7 @@ export function publisherBehaviour(deps: PublisherDeps): Behaviour<LivePublisher
   };
 
   /** Puts one step into the ingest log; the outcome comes back as `acked` / `emit-failed`. */
-  const emitStep = (p: LivePublisher, step: Step, ctx: ActorContext): void => {
+  const emitStep = (p: LivePublisher, step: PollStep, ctx: ActorContext): void => {
     const seq = ++emitSeq;
     (p.inflight ??= []).push({ seq, marks: step.marks, validators: step.validators, poll: step.poll, count: step.articles.length });
     p.unackedSince ??= deps.now();

@@ -1,4 +1,4 @@
-import { getPublishers, loadPublisherState, savePublisherState, type PublisherStatus as StatusColumns } from '../store/publishers.js';
+import { getPublishers, loadPublisherState, savePublisherState, type PublisherStatusColumns as StatusColumns } from '../store/publishers.js';
 import { checkFences, FencedOffError, type FenceToken } from '../../runtime/fence.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';

@@ -1,6 +1,6 @@
 import { DEFAULT_POLICY, initialPolicyState, type PolicyConfig, type PolicyState } from './policy.js';
 import { createSeen, seenFromBase64, seenToBase64, type SeenRing } from './seen.js';
-import type { Step } from './steps.js';
+import type { PollStep } from './steps.js';
 import type { WebSubState } from './websub.js';
 
 /**
@@ -55,7 +55,7 @@ export type LivePublisher = Omit<PublisherState, 'seen' | 'unackedSince' | 'skip
   skipped: number;
   inflight: InFlightEmit[] | null;
   /** further steps of a document, emitted one by one as the ones before are stored (memory only) */
-  queue: Step[] | null;
+  queue: PollStep[] | null;
 };
 
 /** Store for publisher state; the SQL implementation lives with the storage layer. */

@@ -6,7 +6,7 @@ import type { RawArticle } from './types.js';
  * once the one before is stored, instead of its first 100 for good. The step size bounds the work
  * one feed puts on ingest at once, never what is stored. Pure.
  */
-export interface Step {
+export interface PollStep {
   articles: RawArticle[];
   /** (key hash, fingerprint) of each article's entry: recorded as seen once the step is stored */
   marks: number[];
@@ -28,14 +28,14 @@ export function intoSteps(
   articles: readonly RawArticle[],
   marks: readonly number[],
   size: number,
-  from: { validators: Step['validators']; poll: boolean },
-): Step[] {
+  from: { validators: PollStep['validators']; poll: boolean },
+): PollStep[] {
   const n = Math.max(1, Math.floor(size));
   if (articles.length <= n) return [{ articles: [...articles], marks: [...marks], validators: from.validators, poll: from.poll }];
   // ISO instants of one format compare as strings; a stable sort keeps document order among equals
   const at = articles.map((a) => a.published_at ?? '');
   const order = Array.from(articles.keys()).sort((a, b) => (at[a]! < at[b]! ? 1 : at[a]! > at[b]! ? -1 : 0));
-  const steps: Step[] = [];
+  const steps: PollStep[] = [];
   for (let i = 0; i < order.length; i += n) {
     const picked = order.slice(i, i + n);
     steps.push({

@@ -102,7 +102,7 @@ export async function loadPublisherState(sql: Sql, id: string): Promise<Record<s
   return rows[0]?.state ?? null;
 }
 
-export interface PublisherStatus {
+export interface PublisherStatusColumns {
   /** the actor's name for the publisher (a feed title replaces a host placeholder); absent or empty = keep the row's */
   name?: string;
   etag: string | null;
@@ -122,7 +122,7 @@ export interface PublisherStatus {
   websub_lease_expires_at: number | null;
 }
 
-export async function savePublisherState(sql: Sql, id: string, state: Record<string, unknown>, s: PublisherStatus): Promise<void> {
+export async function savePublisherState(sql: Sql, id: string, state: Record<string, unknown>, s: PublisherStatusColumns): Promise<void> {
   const ts = (v: number | null) => (v === null ? null : new Date(v).toISOString());
   await sql.query(
     `UPDATE publishers SET state = $2::jsonb, etag = $3, last_modified = $4, next_poll_at = $5, last_polled_at = $6,

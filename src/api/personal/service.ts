@@ -11,14 +11,14 @@ import { buildPool, POOL_MAX, type Candidate, type Pool } from './pool.js';
 import { personalPagesInto } from './rank.js';
 
 /** Which stories are breaking in an edition right now (the breaking detector provides it). */
-export type BreakingProvider = (region: string) => Promise<ReadonlySet<string>>;
+export type BreakingStoryIds = (region: string) => Promise<ReadonlySet<string>>;
 
 export interface PersonalFeedOptions {
   feed: FeedService;
   sql: Sql;
   codec: CursorCodec;
   authority: (publisher: string) => number | undefined;
-  breaking?: BreakingProvider;
+  breaking?: BreakingStoryIds;
   now?: () => number;
   log?: Logger;
   /** how long a pool serves before it is rebuilt from the feed's current ranking (default 5 s) */
