@@ -6,7 +6,7 @@ import { ThumbnailJobs } from '../actors/ingest/thumbnails.js';
 import { MAX_TEXT } from '../actors/ingest/caps.js';
 import { fitOrSetAside } from '../actors/ingest/fit.js';
 import type { RawArticle } from '../actors/ingest/types.js';
-import type { CachedStory } from '../actors/store/feed-items.js';
+import type { CachedStory } from '../actors/model/index.js';
 import { thumbnailFor } from '../actors/thumbs/pipeline.js';
 import { ThumbnailStore } from '../actors/thumbs/store.js';
 import { pooledMakeThumbnail } from '../actors/thumbs/task.js';

@@ -1,5 +1,5 @@
 import { existingUrlHashes, originalsOf } from '../store/articles.js';
-import type { CachedStory } from '../store/feed-items.js';
+import type { CachedStory } from '../model/index.js';
 import { pruneRejected } from '../store/rejected.js';
 import { clusteredArticlesSince, databaseNow } from '../store/stories.js';
 import { storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type StoryClusterMsg } from '../stories/story-cluster.js';

@@ -3,3 +3,4 @@
  * imports no other folder, and nothing here needs Node (the web client bundles it).
  */
 export * from './taxonomy.js';
+export * from './feed-item.js';

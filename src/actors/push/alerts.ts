@@ -1,7 +1,7 @@
 import { describeError, isOutage } from '../../runtime/errors.js';
 import type { Logger } from '../../runtime/log.js';
 import type { Sql } from '../../runtime/sql.js';
-import type { FeedItem } from '../store/feed-items.js';
+import type { FeedItem } from '../model/index.js';
 import type { LiveEvent, LiveStory } from '../store/live-events.js';
 import { enqueueBreaking, enqueueStories, type AlertCandidate, type AlertItem } from '../store/push-queue.js';
 import { loadInterest, type PushInterest } from '../store/push-subscriptions.js';

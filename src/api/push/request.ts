@@ -1,6 +1,6 @@
 import { ECDH } from 'node:crypto';
 import { ENDPOINT_MAX, type SubscriptionInput } from '../../actors/push/index.js';
-import { CATEGORIES } from '../../actors/store/feed-items.js';
+import { CATEGORIES } from '../../actors/model/index.js';
 import type { PushPrefs } from '../../actors/store/push-subscriptions.js';
 import { badRequest } from '../params.js';
 import { keyOf } from '../readers/interests.js';

@@ -1,4 +1,4 @@
-import { CATEGORIES } from '../../actors/store/feed-items.js';
+import { CATEGORIES } from '../../actors/model/index.js';
 import { badRequest } from '../params.js';
 
 /**

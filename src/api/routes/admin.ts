@@ -1,7 +1,7 @@
 import { regionForCountry } from '../../actors/enrich/gazetteer.js';
 import { OpmlInvalidError } from '../../actors/publisher/errors.js';
 import { addPublishers, getPublishers, listPublishers, removePublisher, type PublisherRow } from '../../actors/store/publishers.js';
-import { CATEGORIES } from '../../actors/store/feed-items.js';
+import { CATEGORIES } from '../../actors/model/index.js';
 import { badRequest, parseCursor, parseId, parseLimit, readQuery } from '../params.js';
 import { HttpError, json, type Handler } from '../reply.js';
 import type { Router } from '../router.js';

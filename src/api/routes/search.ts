@@ -1,4 +1,4 @@
-import { CATEGORIES } from '../../actors/store/feed-items.js';
+import { CATEGORIES } from '../../actors/model/index.js';
 import { searchArticles } from '../../actors/store/search.js';
 import { explainCursorScope, InvalidCursorError } from '../cursor.js';
 import { HotCache, etagOf, type HotEntry } from '../hot-cache.js';

@@ -10,27 +10,8 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export interface RelatedHeadline {
-  article_id: string;
-  title: string;
-  publisher_name: string;
-}
-
-/** A story shown through its lead (`/v1/feed`, `/v1/trending`, `/v1/breaking`). */
-export interface FeedItem {
-  article_id: string;
-  story_id: string;
-  title: string;
-  summary: string | null;
-  thumbnail_url: string | null;
-  publisher_id: string;
-  publisher_name: string;
-  published_at: string;
-  category: string | null;
-  region: string | null;
-  coverage_count: number;
-  related?: RelatedHeadline[];
-}
+/** A story shown through its lead (`/v1/feed`, `/v1/trending`, `/v1/breaking`): the model's own type. */
+export type { FeedItem, RelatedHeadline } from '../../../actors/model/index.js';
 
 /** A search hit: the story's best-matching article (`/v1/search`). */
 export interface SearchHit {
