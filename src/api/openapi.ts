@@ -1,4 +1,5 @@
 import { CATEGORIES } from '../actors/store/feed-items.js';
+import { readerPaths, readerSchemas } from './openapi-readers.js';
 import { FEED_CATEGORIES, FEED_REGIONS } from './params.js';
 
 /**
@@ -208,6 +209,7 @@ export const openApiDocument = {
           region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20),
           p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
           p('for', 'me: the calling reader\'s personalised order (reader token or newsagg_reader cookie; without either, the unpersonalised order and the cookie)', { type: 'string', enum: ['me'] }),
+          p('hide_read', 'with for=me, true: leave out the stories the reader has read (PUT /v1/me/read/{story_id}, or followed /r/ links); without for=me, 400 invalid_hide_read', { type: 'string', enum: ['true', 'false'], default: 'false' }),
         ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, 401: badToken, ...common },
       },
@@ -328,10 +330,11 @@ export const openApiDocument = {
       },
     },
     '/metrics': { get: { summary: 'Prometheus text format', responses: { 200: { description: 'metrics', content: { 'text/plain': { schema: str } } } } } },
+    ...readerPaths,
     '/v1/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
   },
   components: {
-    schemas,
+    schemas: { ...schemas, ...readerSchemas },
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'NEWSAGG_ADMIN_TOKEN; admin routes are off without one' },
       reader: { type: 'http', scheme: 'bearer', description: 'a reader token: any 16-256 URL-safe characters the client keeps secret (an API token, or the newsagg_reader cookie value)' },

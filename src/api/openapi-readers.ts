@@ -1,0 +1,57 @@
+import { FEED_CATEGORIES, FEED_REGIONS, LANGUAGES } from '../actors/model/index.js';
+
+/**
+ * The OpenAPI paths and schemas of the reader features of issue 24 (editions, saved stories,
+ * read state, Atom feeds out, Local), merged into openapi.ts's document. Kept apart so the
+ * document's file stays small.
+ */
+
+type Schema = Record<string, unknown>;
+const str: Schema = { type: 'string' };
+
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const obj = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: 'object', properties, required });
+const error = (description: string): Schema => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+const ok = (name: string, description = 'OK'): Schema => ({ description, headers: { ETag: { schema: str }, 'Cache-Control': { schema: str } }, content: { 'application/json': { schema: ref(name) } } });
+const common = { 400: error('invalid parameter'), 429: error('rate limited; see Retry-After') };
+const badToken = error('invalid_token: the Authorization header is not "Bearer <reader token>"; the message says what is wrong');
+const reader = { security: [{ reader: [] }, { readerCookie: [] }] };
+const storyId = { name: 'story_id', in: 'path', required: true, description: 'story id', schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' } };
+const noStory = error('not_found: no such story');
+const named = (ids: readonly string[]): Schema => ({ type: 'array', items: obj({ id: { type: 'string', enum: [...ids] }, name: str }) });
+
+export const readerSchemas: Record<string, Schema> = {
+  Editions: obj({
+    regions: { ...named(FEED_REGIONS), description: 'editions, global (the World edition) first: the region= of feeds, search, trending and breaking' },
+    categories: { ...named(FEED_CATEGORIES), description: 'sections, top first: the category= of feeds' },
+    languages: { type: 'array', description: 'languages a reader may choose', items: obj({ id: { type: 'string', enum: [...LANGUAGES] }, name: str, native: { type: 'string', description: 'the name in the language itself' } }) },
+  }),
+  SavedItem: { allOf: [ref('FeedItem'), obj({ saved_at: dateTime })] },
+  SavedList: obj({ items: { type: 'array', description: 'newest saved first; stories gone since (retention) are left out', items: ref('SavedItem') } }),
+  Saved: obj({ story_id: str, saved_at: dateTime }),
+  ReadList: obj({ story_ids: { type: 'array', description: 'the stories read, most recently first (at most 200)', items: str } }),
+};
+
+export const readerPaths: Record<string, Schema> = {
+  '/v1/editions': {
+    get: { summary: 'The editions (regions), sections (categories) and languages a client can ask for, with their names', responses: { 200: ok('Editions'), ...common } },
+  },
+  '/v1/me/saved': {
+    get: { ...reader, summary: 'The reader\'s saved stories as feed items, newest saved first', responses: { 200: ok('SavedList'), 401: badToken, ...common } },
+  },
+  '/v1/me/saved/{story_id}': {
+    put: { ...reader, summary: 'Save a story (saving it again keeps the first saved_at); at most 1,000 kept, the oldest go', parameters: [storyId], responses: { 200: ok('Saved'), 401: badToken, 404: noStory, ...common } },
+    delete: { ...reader, summary: 'Unsave a story', parameters: [storyId], responses: { 204: { description: 'not saved (also when it was not)' }, 401: badToken, ...common } },
+  },
+  '/v1/me/read': {
+    get: { ...reader, summary: 'The stories the reader has read (opened), most recently first', responses: { 200: ok('ReadList'), 401: badToken, ...common } },
+  },
+  '/v1/me/read/{story_id}': {
+    put: { ...reader, summary: 'Mark a story read (following an article\'s /r/ link does it too); /v1/feed?for=me&hide_read=true leaves it out', parameters: [storyId], responses: { 204: { description: 'read' }, 401: badToken, 404: noStory, ...common } },
+    delete: { ...reader, summary: 'Mark a story unread', parameters: [storyId], responses: { 204: { description: 'unread (also when it was not read)' }, 401: badToken, ...common } },
+  },
+};
+
+
+
