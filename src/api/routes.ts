@@ -2,6 +2,7 @@ import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerArticleRoutes } from './routes/articles.js';
+import { registerAtomRoutes } from './routes/atom.js';
 import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
 import { BreakingService } from './breaking.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
@@ -57,6 +58,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerRedirectRoutes(router, deps, wrap);
   registerReaderRoutes(router, deps, wrap);
   registerSavedRoutes(router, deps, wrap);
+  registerAtomRoutes(router, deps, wrap);
   registerPushRoutes(router, deps, wrap);
   registerTrendingRoutes(router, deps, wrap);
   registerThumbRoutes(router, deps.dataDir, wrap);
