@@ -30,10 +30,58 @@ export const readerSchemas: Record<string, Schema> = {
   SavedItem: { allOf: [ref('FeedItem'), obj({ saved_at: dateTime })] },
   SavedList: obj({ items: { type: 'array', description: 'newest saved first; stories gone since (retention) are left out', items: ref('SavedItem') } }),
   Saved: obj({ story_id: str, saved_at: dateTime }),
+  FeedKey: obj({ url: { type: 'string', description: 'the private Atom URL of For you, key included: shown once (only a hash of the key is kept)' }, created_at: dateTime }),
+  FeedKeyState: obj({ active: { type: 'boolean' }, created_at: { type: ['string', 'null'], format: 'date-time' } }),
   ReadList: obj({ story_ids: { type: 'array', description: 'the stories read, most recently first (at most 200)', items: str } }),
 };
 
+const atom = (description: string): Schema => ({
+  description,
+  headers: { ETag: { schema: str }, 'Cache-Control': { schema: str } },
+  content: { 'application/atom+xml': { schema: { type: 'string', description: 'Atom 1.0 (RFC 4287); entries lead to the story page (/story/{id}) and carry the lead\'s publisher (author), time (published), snippet (summary), picture (enclosure link and media:thumbnail) and category; the report at its publisher is the related link' } } },
+});
+const q = (name: string, description: string, schema: Schema, required = false): Schema => ({ name, in: 'query', required, description, schema });
+const feedParams = [
+  q('region', 'edition', { type: 'string', enum: [...FEED_REGIONS] }),
+  q('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }),
+  q('limit', 'entries, 1-50', { type: 'integer', minimum: 1, maximum: 50, default: 20 }),
+];
+const notModified = { 304: { description: 'not modified (If-None-Match)' } };
+
 export const readerPaths: Record<string, Schema> = {
+  '/v1/feed.atom': {
+    get: {
+      summary: 'A feed (the /v1/feed parameters) as Atom; rel="next" links the next page. Cache-Control public, max-age=300. for= is refused (400 invalid_for): For you has a private URL',
+      parameters: [...feedParams, q('cursor', 'opaque cursor (from the rel="next" link)', str), q('related', 'accepted for parity with /v1/feed; entries carry the lead only', { type: 'string', enum: ['true', 'false'] })],
+      responses: { 200: atom('Atom feed'), ...notModified, ...common },
+    },
+  },
+  '/v1/search.atom': {
+    get: {
+      summary: 'The first page of a search as Atom (one entry per story)',
+      parameters: [q('q', 'query, 1-200 characters', str, true), q('category', 'topic filter', { type: 'string', enum: FEED_CATEGORIES.filter((c) => c !== 'top') }), q('region', 'edition', { type: 'string', enum: [...FEED_REGIONS] }), q('limit', 'entries, 1-50', { type: 'integer', minimum: 1, maximum: 50, default: 20 })],
+      responses: { 200: atom('Atom feed'), ...notModified, ...common },
+    },
+  },
+  '/v1/stories/{id}.atom': {
+    get: {
+      summary: 'Full Coverage as Atom, as it grows: the story\'s articles (newest 100), each entry leading to the report (/r/{article_id}) with the story page as its related link',
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'story id', schema: str }],
+      responses: { 200: atom('Atom feed'), ...notModified, 404: noStory, ...common },
+    },
+  },
+  '/v1/me/feed.atom': {
+    get: {
+      summary: 'For you as Atom through a private URL (a feed reader sends no cookie): the key names the reader. Cache-Control private, max-age=300',
+      parameters: [q('key', 'the private feed key (POST /v1/me/feed-key)', str, true), ...feedParams, q('hide_read', 'true: leave out the stories the reader has read', { type: 'string', enum: ['true', 'false'] })],
+      responses: { 200: atom('Atom feed'), ...notModified, 401: error('invalid_feed_key: missing, malformed, unknown or revoked key'), ...common },
+    },
+  },
+  '/v1/me/feed-key': {
+    get: { ...reader, summary: 'Whether the reader has a private feed URL, and since when (the key itself is never shown again)', responses: { 200: ok('FeedKeyState'), 401: badToken, ...common } },
+    post: { ...reader, summary: 'Issue the private For you feed URL; a new one revokes the previous', responses: { 201: ok('FeedKey', 'issued'), 401: badToken, ...common } },
+    delete: { ...reader, summary: 'Revoke the private feed URL', responses: { 204: { description: 'revoked (also when there was none)' }, 401: badToken, ...common } },
+  },
   '/v1/editions': {
     get: { summary: 'The editions (regions), sections (categories) and languages a client can ask for, with their names', responses: { 200: ok('Editions'), ...common } },
   },
