@@ -32,6 +32,11 @@ export const readerSchemas: Record<string, Schema> = {
   Saved: obj({ story_id: str, saved_at: dateTime }),
   FeedKey: obj({ url: { type: 'string', description: 'the private Atom URL of For you, key included: shown once (only a hash of the key is kept)' }, created_at: dateTime }),
   FeedKeyState: obj({ active: { type: 'boolean' }, created_at: { type: ['string', 'null'], format: 'date-time' } }),
+  City: obj({ id: { type: 'string', description: '<iso code>-<name slug>, e.g. fr-lyon' }, name: str, country: { type: 'string', description: 'ISO 3166-1 alpha-2' }, country_name: str, region: { type: 'string', enum: [...FEED_REGIONS] } }),
+  CityList: obj({ items: { type: 'array', items: ref('City') } }),
+  LocalItem: { allOf: [ref('FeedItem'), obj({ near: { type: 'string', enum: ['city', 'country'], description: 'city: the story names the city; country: it is placed in the city\'s country (the gazetteer has no coordinates)' } })] },
+  Local: obj({ city: ref('City'), items: { type: 'array', items: ref('LocalItem') } }),
+  MyCity: obj({ city: { oneOf: [ref('City'), { type: 'null' }] } }),
   ReadList: obj({ story_ids: { type: 'array', description: 'the stories read, most recently first (at most 200)', items: str } }),
 };
 
@@ -49,6 +54,29 @@ const feedParams = [
 const notModified = { 304: { description: 'not modified (If-None-Match)' } };
 
 export const readerPaths: Record<string, Schema> = {
+  '/v1/local/cities': {
+    get: {
+      summary: 'Cities of the gazetteer a reader may choose for Local, by name prefix (accents and case ignored), alphabetical',
+      parameters: [q('q', 'name prefix; empty lists from the start', str), q('limit', '1-100', { type: 'integer', minimum: 1, maximum: 100, default: 20 })],
+      responses: { 200: ok('CityList'), ...common },
+    },
+  },
+  '/v1/local': {
+    get: {
+      summary: 'Local: stories naming the city first, then stories placed in its country, each ranked as For you ranks without affinity (from the city\'s edition and the World edition). Without city=, the reader\'s city (PUT /v1/me/local); none is 400 no_city',
+      parameters: [q('city', 'a city id (GET /v1/local/cities); unknown is 400 invalid_city', str), q('limit', '1-50', { type: 'integer', minimum: 1, maximum: 50, default: 20 })],
+      responses: { 200: ok('Local'), 401: badToken, ...common },
+    },
+  },
+  '/v1/me/local': {
+    get: { ...reader, summary: 'The reader\'s Local city, or null', responses: { 200: ok('MyCity'), 401: badToken, ...common } },
+    put: {
+      ...reader,
+      summary: 'Choose (or with null, clear) the reader\'s Local city',
+      requestBody: { required: true, content: { 'application/json': { schema: obj({ city: { type: ['string', 'null'] } }) } } },
+      responses: { 200: ok('MyCity'), 401: badToken, 413: error('body over 4 KB'), ...common },
+    },
+  },
   '/v1/feed.atom': {
     get: {
       summary: 'A feed (the /v1/feed parameters) as Atom; rel="next" links the next page. Cache-Control public, max-age=300. for= is refused (400 invalid_for): For you has a private URL',

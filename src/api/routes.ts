@@ -9,6 +9,7 @@ import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerEditionRoutes } from './routes/editions.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerLiveRoutes } from './routes/live.js';
+import { registerLocalRoutes } from './routes/local.js';
 import { registerReaderRoutes, readerForAnyone, withCookie } from './routes/me.js';
 import { registerPushRoutes } from './routes/push.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
@@ -59,6 +60,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerReaderRoutes(router, deps, wrap);
   registerSavedRoutes(router, deps, wrap);
   registerAtomRoutes(router, deps, wrap);
+  registerLocalRoutes(router, deps, wrap);
   registerPushRoutes(router, deps, wrap);
   registerTrendingRoutes(router, deps, wrap);
   registerThumbRoutes(router, deps.dataDir, wrap);
