@@ -8,7 +8,7 @@ import { QUAKE, chromiumAvailable, launch, seedNewsroom } from './fixtures.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-/** Saving stories in the browser (card button, `s` shortcut, Full Coverage) and finding them under Saved. */
+/** Saving stories in the browser (card button, `s` shortcut, Full Coverage) and finding them under Saved; choosing a Local city. */
 describe.skipIf(!chromiumAvailable)('saved stories in headless Chromium', { timeout: 60_000 }, () => {
   let db: TestDb;
   let api: ApiHarness;
@@ -73,6 +73,22 @@ describe.skipIf(!chromiumAvailable)('saved stories in headless Chromium', { time
     await page.locator(`.saved-list .story[data-story-id="${second}"] button.save-story`).click();
     await page.waitForFunction(() => document.querySelectorAll('.saved-list > [data-story-id]').length === 2);
     expect(await savedIds()).toEqual([third, QUAKE.id]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Local: the reader chooses a city by name; the choice is kept with the reader', async () => {
+    await page.goto(api.url + '/local');
+    await page.waitForFunction(() => /Choose your city/.test(document.querySelector('.local-view .status')?.textContent ?? ''));
+    await page.locator('#local-city').fill('Lyon');
+    await page.locator('.local-choose button[type="submit"]').click();
+    await page.waitForFunction(() => document.querySelector('.local-view h1')?.textContent === 'Local · Lyon');
+    expect(await page.locator('#local-city').inputValue()).toBe('Lyon, France');
+    const me = await page.evaluate(() => fetch('/v1/me/local').then((r: any) => r.json()));
+    expect(me.city.id).toBe('fr-lyon');
+    // a reload shows the same city
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('.local-view h1')?.textContent === 'Local · Lyon');
+    expect(await page.locator('#sections a[aria-current="page"]').textContent()).toBe('Local');
     expect(pageErrors).toEqual([]);
   });
 });

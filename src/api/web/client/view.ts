@@ -11,6 +11,7 @@ export type Route =
   | { name: 'story'; region: FeedRegion; id: string; /** the story's section, once loaded */ category?: string }
   | { name: 'foryou'; region: FeedRegion }
   | { name: 'saved'; region: FeedRegion }
+  | { name: 'local'; region: FeedRegion }
   | { name: 'admin'; region: FeedRegion }
   | { name: 'missing'; region: FeedRegion };
 
