@@ -12,7 +12,7 @@ import { mintToken } from '../readers/identity.js';
 import { withReadHidden } from '../readers/profile.js';
 import { HttpError, json, type Handler, type Reply, type Request } from '../reply.js';
 import type { Router } from '../router.js';
-import { CATEGORIES, CATEGORY_NAMES, REGION_NAMES, type FeedCategory, type FeedRegion } from '../../actors/model/index.js';
+import { CATEGORIES, CATEGORY_NAMES, LANGUAGES, REGION_NAMES, type FeedCategory, type FeedRegion } from '../../actors/model/index.js';
 import { cachedReply, NO_STORE, publicArticle, viaHttps, type ApiDeps } from './common.js';
 import { cursorErrorToHttp } from './feed.js';
 import { readerFor, withCookie } from './me.js';
@@ -128,14 +128,15 @@ export function registerAtomRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   router.get(
     '/v1/search.atom',
     wrap(async (req) => {
-      const p = readQuery(req.query, ['q', 'category', 'region', 'limit']);
+      const p = readQuery(req.query, ['q', 'category', 'region', 'lang', 'limit']);
       const q = parseSearchText(p.get('q'));
       const category = parseEnum('category', p.get('category'), CATEGORIES, null);
       const region = parseEnum('region', p.get('region'), FEED_REGIONS, null);
+      const lang = parseEnum('lang', p.get('lang'), LANGUAGES, null);
       const limit = parseLimit(p.get('limit'), 20, 1, 50);
       const origin = originOf(req, deps);
-      const hits = await searchArticles(deps.sql, { q, category, region, limit, now: (deps.now ?? Date.now)() });
-      const view = { q, category, region };
+      const hits = await searchArticles(deps.sql, { q, category, region, lang, limit, now: (deps.now ?? Date.now)() });
+      const view = { q, category, region, lang };
       return atomReply(req, atomFeed({
         id: `${origin}/v1/search.atom${qs(view)}`,
         title: `Search: ${q} · newsagg`,
