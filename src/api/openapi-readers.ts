@@ -87,7 +87,7 @@ export const readerPaths: Record<string, Schema> = {
   '/v1/search.atom': {
     get: {
       summary: 'The first page of a search as Atom (one entry per story)',
-      parameters: [q('q', 'query, 1-200 characters', str, true), q('category', 'topic filter', { type: 'string', enum: FEED_CATEGORIES.filter((c) => c !== 'top') }), q('region', 'edition', { type: 'string', enum: [...FEED_REGIONS] }), q('limit', 'entries, 1-50', { type: 'integer', minimum: 1, maximum: 50, default: 20 })],
+      parameters: [q('q', 'query, 1-200 characters', str, true), q('category', 'topic filter', { type: 'string', enum: FEED_CATEGORIES.filter((c) => c !== 'top') }), q('region', 'edition', { type: 'string', enum: [...FEED_REGIONS] }), q('lang', 'only articles in this language', { type: 'string', enum: [...LANGUAGES] }), q('limit', 'entries, 1-50', { type: 'integer', minimum: 1, maximum: 50, default: 20 })],
       responses: { 200: atom('Atom feed'), ...notModified, ...common },
     },
   },

@@ -1,4 +1,5 @@
 import { CATEGORIES } from '../actors/store/feed-items.js';
+import { LANGUAGES } from '../actors/model/index.js';
 import { readerPaths, readerSchemas } from './openapi-readers.js';
 import { FEED_CATEGORIES, FEED_REGIONS } from './params.js';
 
@@ -272,7 +273,11 @@ export const openApiDocument = {
     '/v1/search': {
       get: {
         summary: 'Full-text search (websearch syntax), title over snippet, blended with recency; one result per story (its best-matching article)',
-        parameters: [p('q', 'query, 1–200 characters', str, true), p('category', 'topic filter', { type: 'string', enum: [...CATEGORIES] }), region, cursor, limit(50, 20)],
+        parameters: [
+          p('q', 'query, 1–200 characters', str, true), p('category', 'topic filter', { type: 'string', enum: [...CATEGORIES] }), region,
+          p('lang', 'only articles in this language; the query is parsed with its text-search configuration (without it, each article is matched and ranked by the query parsed in its own language)', { type: 'string', enum: [...LANGUAGES] }),
+          cursor, limit(50, 20),
+        ],
         responses: { 200: ok('SearchPage'), ...common },
       },
     },
