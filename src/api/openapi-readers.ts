@@ -80,7 +80,7 @@ export const readerPaths: Record<string, Schema> = {
   '/v1/feed.atom': {
     get: {
       summary: 'A feed (the /v1/feed parameters) as Atom; rel="next" links the next page. Cache-Control public, max-age=300. for= is refused (400 invalid_for): For you has a private URL',
-      parameters: [...feedParams, q('cursor', 'opaque cursor (from the rel="next" link)', str), q('related', 'accepted for parity with /v1/feed; entries carry the lead only', { type: 'string', enum: ['true', 'false'] })],
+      parameters: [...feedParams, q('lang', 'only stories whose lead is in this language', { type: 'string', enum: [...LANGUAGES] }), q('cursor', 'opaque cursor (from the rel="next" link)', str), q('related', 'accepted for parity with /v1/feed; entries carry the lead only', { type: 'string', enum: ['true', 'false'] })],
       responses: { 200: atom('Atom feed'), ...notModified, ...common },
     },
   },

@@ -210,6 +210,7 @@ export const openApiDocument = {
           region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20),
           p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
           p('for', 'me: the calling reader\'s personalised order (reader token or newsagg_reader cookie; without either, the unpersonalised order and the cookie)', { type: 'string', enum: ['me'] }),
+          p('lang', 'only stories whose lead is in this language (ISO 639-1; GET /v1/editions lists them); not with for=me (400 invalid_lang). Cursors are the language\'s own', { type: 'string', enum: [...LANGUAGES] }),
           p('hide_read', 'with for=me, true: leave out the stories the reader has read (PUT /v1/me/read/{story_id}, or followed /r/ links); without for=me, 400 invalid_hide_read', { type: 'string', enum: ['true', 'false'], default: 'false' }),
         ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, 401: badToken, ...common },

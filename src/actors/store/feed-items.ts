@@ -57,6 +57,8 @@ export interface CachedStory {
   regions: string[];
   /** editions where it happened: its feeds there rank it `HOME_BONUS` higher (absent in entries cached before) */
   home_regions?: string[];
+  /** the lead's language (ISO 639-1): feeds with `lang=` keep the stories in it (absent in entries cached before) */
+  language?: string | null;
 }
 
 // the taxonomy lives in the model; re-exported for this file's many importers
@@ -113,6 +115,7 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
     score: story.score,
     regions: story.regions,
     home_regions: story.home_regions ?? [],
+    language: lead.language ?? null,
   };
 }
 

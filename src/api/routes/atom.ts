@@ -101,7 +101,7 @@ export function registerAtomRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   router.get(
     '/v1/feed.atom',
     wrap(async (req) => {
-      const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for']);
+      const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for', 'lang']);
       if (p.has('for')) throw new HttpError(400, 'invalid_for', 'For you as Atom has a private URL of its own: POST /v1/me/feed-key issues it');
       const origin = originOf(req, deps);
       const q: FeedQuery = {
@@ -109,10 +109,11 @@ export function registerAtomRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
         category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
         cursor: parseCursor(p.get('cursor')),
         limit: parseLimit(p.get('limit'), 20, 1, 50),
+        lang: parseEnum('lang', p.get('lang'), LANGUAGES, null),
       };
       parseEnum('related', p.get('related'), ['true', 'false'], 'false');
       const page = await deps.feed.page(q).catch(cursorErrorToHttp);
-      const view = { region: q.region === 'global' ? null : q.region, category: q.category === 'top' ? null : q.category };
+      const view = { region: q.region === 'global' ? null : q.region, category: q.category === 'top' ? null : q.category, lang: q.lang };
       const id = `${origin}/v1/feed.atom${qs(view)}`;
       const limit = q.limit === 20 ? null : q.limit;
       return atomReply(req, atomFeed({

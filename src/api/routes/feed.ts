@@ -1,6 +1,7 @@
 import { InvalidCursorError } from '../cursor.js';
 import type { FeedQuery } from '../feed.js';
 import type { HotEntry } from '../hot-cache.js';
+import { LANGUAGES } from '../../actors/model/index.js';
 import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
 import type { PersonalPage } from '../personal/service.js';
 import { withReadHidden, type Profile } from '../readers/profile.js';
@@ -50,7 +51,7 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   const lastFirst = new Map<string, { entry: HotEntry; at: number }>();
   const now = deps.now ?? Date.now;
   const render = (q: FeedQuery): HotEntry | Promise<HotEntry> => {
-    const key = `${q.region}|${q.category}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}`;
+    const key = `${q.region}|${q.category}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}|${q.lang ?? ''}`;
     let p = inflight.get(key);
     if (p && q.cursor === null) {
       const last = lastFirst.get(key);
@@ -80,7 +81,7 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   const parse = (req: Request): ParsedFeedQuery => {
     const known = parsed.get(req.rawQuery);
     if (known !== undefined) return known;
-    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for', 'hide_read']);
+    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for', 'hide_read', 'lang']);
     const q: ParsedFeedQuery = {
       region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
       category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
@@ -89,7 +90,9 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       related: parseEnum('related', p.get('related'), ['true', 'false'], 'false') === 'true',
       forMe: parseEnum('for', p.get('for'), ['me'], null) === 'me',
       hideRead: parseEnum('hide_read', p.get('hide_read'), ['true', 'false'], 'false') === 'true',
+      lang: parseEnum('lang', p.get('lang'), LANGUAGES, null),
     };
+    if (q.lang !== null && q.forMe) throw new HttpError(400, 'invalid_lang', 'lang= is not offered with for=me: For you ranks every language the reader follows');
     if (q.hideRead && !q.forMe) throw new HttpError(400, 'invalid_hide_read', 'hide_read=true needs for=me: only a reader has stories read');
     if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(req.rawQuery, q);
