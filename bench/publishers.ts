@@ -100,8 +100,10 @@ class SimWorld {
       url: req.url,
       permanentRedirect: null,
       notModified,
-      body: notModified ? null : `${i}:${this.count[i]}`,
+      body: notModified ? Buffer.alloc(0) : Buffer.from(`${i}:${this.count[i]}`),
       contentType: 'application/rss+xml',
+      charset: null,
+      headers: {},
       etag: flags & 1 ? null : etag,
       lastModified: null,
       maxAgeMs: null,
@@ -130,9 +132,14 @@ class SimWorld {
         updated: null,
         summary: `A short summary of item ${k}`,
         content: null,
+        author: null,
+        categories: [],
+        enclosures: [],
+        thumbnail: null,
       });
     }
-    const out: ParsedFeed = { feed: { title: `Publisher ${i}`, language: 'en' }, entries, meta: { ttlMinutes: this.flags[i]! & 2 ? 60 : null, hubs: [], self: null } };
+    const feed = { title: `Publisher ${i}`, link: null, description: null, language: 'en', published: null, updated: null, image: null };
+    const out: ParsedFeed = { feed, entries, meta: { format: 'rss2', ttlMinutes: this.flags[i]! & 2 ? 60 : null, hubs: [], self: null, encoding: 'utf-8' } };
     this.simNs += process.hrtime.bigint() - t0;
     return out;
   };

@@ -24,11 +24,13 @@ export interface FeedQuery {
    * double a page's bytes, and a cached page's cost is mostly its bytes.
    */
   related?: boolean;
+  /** only stories whose lead is in this language (ISO 639-1); absent or null: every language */
+  lang?: string | null;
 }
 
 /** The hot-cache key of a page. */
 function pageKey(q: FeedQuery): string {
-  return `${feedKey(q.region, q.category)}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}`;
+  return `${feedKey(q.region, q.category)}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}${q.lang ? `|${q.lang}` : ''}`;
 }
 
 interface FeedCursor extends Record<string, unknown> {
@@ -144,7 +146,8 @@ export class FeedService {
   }
 
   async page(q: FeedQuery): Promise<{ items: FeedItem[]; next_cursor: string | null }> {
-    const scope = feedKey(q.region, q.category);
+    // a language's feed has cursors of its own (its snapshot holds that language's head)
+    const scope = q.lang ? `${feedKey(q.region, q.category)}:${q.lang}` : feedKey(q.region, q.category);
     const cur = q.cursor ? this.decodeCursor(scope, q.cursor) : null;
     let rows: CachedStory[];
     let snap: string | null = null;
@@ -263,7 +266,7 @@ export class FeedService {
   /** Entries for one feed: a story whose category or regions changed since it was ranked is left out. */
   private async loadFor(q: FeedQuery, ids: string[]): Promise<CachedStory[]> {
     return (await this.stories(ids)).filter(
-      (s) => (q.category === 'top' || s.item.category === q.category) && (q.region === 'global' || s.regions.includes(q.region)),
+      (s) => (q.category === 'top' || s.item.category === q.category) && (q.region === 'global' || s.regions.includes(q.region)) && (!q.lang || s.language === q.lang),
     );
   }
 

@@ -1,4 +1,5 @@
-import { CATEGORIES, EDITIONS } from '../actors/model/index.js';
+import { CATEGORIES, EDITIONS, LANGUAGES } from '../actors/model/index.js';
+import { readerPaths, readerSchemas } from './openapi-readers.js';
 import { FEED_CATEGORIES, FEED_REGIONS } from './params.js';
 
 /**
@@ -208,6 +209,8 @@ export const openApiDocument = {
           region, p('category', 'topic, or top', { type: 'string', enum: [...FEED_CATEGORIES] }), cursor, limit(50, 20),
           p('related', 'true: items carry up to 3 headlines of other publishers (related)', { type: 'string', enum: ['true', 'false'], default: 'false' }),
           p('for', 'me: the calling reader\'s personalised order (reader token or newsagg_reader cookie; without either, the unpersonalised order and the cookie)', { type: 'string', enum: ['me'] }),
+          p('lang', 'only stories whose lead is in this language (ISO 639-1; GET /v1/editions lists them); not with for=me (400 invalid_lang). Cursors are the language\'s own', { type: 'string', enum: [...LANGUAGES] }),
+          p('hide_read', 'with for=me, true: leave out the stories the reader has read (PUT /v1/me/read/{story_id}, or followed /r/ links); without for=me, 400 invalid_hide_read', { type: 'string', enum: ['true', 'false'], default: 'false' }),
         ],
         responses: { 200: ok('FeedPage'), 304: { description: 'not modified' }, 401: badToken, ...common },
       },
@@ -270,7 +273,11 @@ export const openApiDocument = {
     '/v1/search': {
       get: {
         summary: 'Full-text search (websearch syntax), title over snippet, blended with recency; one result per story (its best-matching article)',
-        parameters: [p('q', 'query, 1–200 characters', str, true), p('category', 'topic filter', { type: 'string', enum: [...CATEGORIES] }), region, cursor, limit(50, 20)],
+        parameters: [
+          p('q', 'query, 1–200 characters', str, true), p('category', 'topic filter', { type: 'string', enum: [...CATEGORIES] }), region,
+          p('lang', 'only articles in this language; the query is parsed with its text-search configuration (without it, each article is matched and ranked by the query parsed in its own language)', { type: 'string', enum: [...LANGUAGES] }),
+          cursor, limit(50, 20),
+        ],
         responses: { 200: ok('SearchPage'), ...common },
       },
     },
@@ -328,10 +335,11 @@ export const openApiDocument = {
       },
     },
     '/metrics': { get: { summary: 'Prometheus text format', responses: { 200: { description: 'metrics', content: { 'text/plain': { schema: str } } } } } },
+    ...readerPaths,
     '/v1/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
   },
   components: {
-    schemas,
+    schemas: { ...schemas, ...readerSchemas },
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'NEWSAGG_ADMIN_TOKEN; admin routes are off without one' },
       reader: { type: 'http', scheme: 'bearer', description: 'a reader token: any 16-256 URL-safe characters the client keeps secret (an API token, or the newsagg_reader cookie value)' },

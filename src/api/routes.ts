@@ -2,15 +2,19 @@ import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerArticleRoutes } from './routes/articles.js';
+import { registerAtomRoutes } from './routes/atom.js';
 import { bearerToken, clientIp, jsonCached, type ApiDeps } from './routes/common.js';
 import { BreakingService } from './breaking.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
+import { registerEditionRoutes } from './routes/editions.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerLiveRoutes } from './routes/live.js';
+import { registerLocalRoutes } from './routes/local.js';
 import { registerReaderRoutes, readerForAnyone, withCookie } from './routes/me.js';
 import { registerPushRoutes } from './routes/push.js';
 import { registerRedirectRoutes } from './routes/redirect.js';
 import { registerRejectedRoutes } from './routes/rejected.js';
+import { registerSavedRoutes } from './routes/saved.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStoryRoutes } from './routes/stories.js';
 import { registerThumbRoutes } from './routes/thumbs.js';
@@ -46,6 +50,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
       return h(req);
     };
 
+  registerEditionRoutes(router, wrap);
   registerFeedRoutes(router, deps, wrap);
   registerLiveRoutes(router, deps.breaking ?? new BreakingService({ sql: deps.sql, stories: (ids) => deps.feed.stories(ids), ...(deps.log ? { log: deps.log } : {}) }), wrap);
   registerArticleRoutes(router, deps, wrap);
@@ -53,6 +58,9 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerSearchRoutes(router, deps, wrap);
   registerRedirectRoutes(router, deps, wrap);
   registerReaderRoutes(router, deps, wrap);
+  registerSavedRoutes(router, deps, wrap);
+  registerAtomRoutes(router, deps, wrap);
+  registerLocalRoutes(router, deps, wrap);
   registerPushRoutes(router, deps, wrap);
   registerTrendingRoutes(router, deps, wrap);
   registerThumbRoutes(router, deps.dataDir, wrap);

@@ -80,7 +80,7 @@ describe('one article shape, with click_url', () => {
       expect(r.body.error.message).toBe('unknown parameter "foo": this route takes no query parameters');
     }
     // a route with parameters still lists them
-    expect((await api.get('/v1/feed?foo=1')).body.error.message).toMatch(/allowed: region, category, cursor, limit, related, for$/);
+    expect((await api.get('/v1/feed?foo=1')).body.error.message).toMatch(/allowed: region, category, cursor, limit, related, for, hide_read, lang$/);
   });
 
   it('a cursor used with another region or category names the feed it belongs to', async () => {

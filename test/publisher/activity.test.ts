@@ -8,8 +8,8 @@ import { Metrics } from '../../src/runtime/metrics.js';
 
 const zero: ActivityTotals = { polls: 0, notModified: 0, pollErrors: 0, parseErrors: 0, entries: 0, stored: 0, duplicates: 0, rejected: 0, stories: 0 };
 const ok = (status: number): FetchResult => ({
-  status, url: 'https://a.example/feed', permanentRedirect: null, notModified: status === 304, body: status === 200 ? '<rss/>' : null,
-  contentType: null, etag: null, lastModified: null, maxAgeMs: null, expiresAt: null, retryAfterMs: null,
+  status, url: 'https://a.example/feed', permanentRedirect: null, notModified: status === 304, body: Buffer.from(status === 200 ? '<rss/>' : ''),
+  contentType: null, charset: null, headers: {}, etag: null, lastModified: null, maxAgeMs: null, expiresAt: null, retryAfterMs: null,
 });
 
 describe('the ingest activity line', () => {
@@ -38,8 +38,9 @@ describe('the ingest activity line', () => {
         return ok(r);
       },
       parse: async (body) => {
-        if (body === 'bad') throw new Error('not a feed');
-        return { feed: { title: null }, entries: [], meta: { ttlMinutes: null, hubs: [], self: null } };
+        if (String(body) === 'bad') throw new Error('not a feed');
+        const feed = { title: null, link: null, description: null, language: null, published: null, updated: null, image: null };
+        return { feed, entries: [], meta: { format: 'rss2' as const, ttlMinutes: null, hubs: [], self: null, encoding: 'utf-8' } };
       },
       emit: async (a) => void (emitted += a.length),
     });

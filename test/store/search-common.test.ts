@@ -68,7 +68,7 @@ describe.each(databases)('search of common words on %s', (_name, open) => {
     const out: Ranked[] = [];
     for (;;) {
       const after = out.at(-1);
-      const { rows } = await db.sql.query<Ranked>('SELECT id, rank, matches FROM search_articles($1, $2, 3, $3, NULL, $4, $5, $6, $7)', [
+      const { rows } = await db.sql.query<Ranked>('SELECT id, rank, matches FROM search_articles($1, $2, 3, $3, NULL, $4, $5, $6, $7, NULL)', [
         q, new Date(NOW).toISOString(), category, after?.rank ?? null, after?.id ?? null, limit, candidates,
       ]);
       out.push(...rows);

@@ -59,6 +59,8 @@ export interface CachedStory {
   regions: string[];
   /** editions where it happened: its feeds there rank it `HOME_BONUS` higher (absent in entries cached before) */
   home_regions?: string[];
+  /** the lead's language (ISO 639-1): feeds with `lang=` keep the stories in it (absent in entries cached before) */
+  language?: string | null;
 }
 
 export function feedKey(region: string, category: string): string {

@@ -49,3 +49,22 @@ export const REGION_NAMES: Readonly<Record<FeedRegion, string>> = {
   latam: 'Latin America',
   mea: 'Middle East & Africa',
 };
+
+/**
+ * Languages a reader can ask for, in the order they are offered: those with their own
+ * PostgreSQL text-search configuration first. Detection (enrich/language.ts) may store others;
+ * these are the editions a client is offered.
+ */
+export const LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Language names in English and in the language itself (a language menu shows the second). */
+export const LANGUAGE_NAMES: Readonly<Record<Language, { name: string; native: string }>> = {
+  en: { name: 'English', native: 'English' },
+  fr: { name: 'French', native: 'Français' },
+  de: { name: 'German', native: 'Deutsch' },
+  es: { name: 'Spanish', native: 'Español' },
+  it: { name: 'Italian', native: 'Italiano' },
+  pt: { name: 'Portuguese', native: 'Português' },
+  nl: { name: 'Dutch', native: 'Nederlands' },
+};

@@ -52,6 +52,7 @@ export function toCachedStory(story: StoryRow, lead: ArticleRow & { publisher_na
     score: story.score,
     regions: story.regions,
     home_regions: story.home_regions ?? [],
+    language: lead.language ?? null,
   };
 }
 

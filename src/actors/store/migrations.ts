@@ -2,6 +2,8 @@ import { SHARD_FENCES_DDL } from '../../runtime/fence.js';
 import type { Migration } from '../../runtime/migrate.js';
 import type { Sql } from '../../runtime/sql.js';
 import { pushAlerts } from './push-migrations.js';
+import { readerLists } from './reader-list-migrations.js';
+import { searchByLanguage } from './search-language-migrations.js';
 import { searchCommonLexemes, searchFunction, searchGroupedByStory, searchWithSecondaryCategory } from './search-migrations.js';
 
 export { COMMON_QUERY_FREQ } from './search-migrations.js';
@@ -335,6 +337,8 @@ export const newsMigrations: readonly Migration[] = [
   { version: 32, name: 'shard fences: writes carrying a deposed shard owner\'s decisions are refused', sql: SHARD_FENCES_DDL },
   { version: 34, name: 'stories marked for a recount, and articles by when they were written', sql: storyRecounts },
   { version: 40, name: 'push alerts: VAPID keys, subscriptions, marks, the delivery queue, daily counts', sql: pushAlerts },
+  { version: 45, name: 'readers keep saved stories, stories read, private feed keys and a Local city', sql: readerLists },
+  { version: 46, name: 'search in each article\'s language: a text-search configuration per language, lang= on search', sql: searchByLanguage },
 ];
 
 /** Ensures month partitions exist for the month of `now` and the `monthsAhead` following ones. */

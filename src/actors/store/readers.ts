@@ -1,4 +1,5 @@
 import type { Sql } from '../../runtime/sql.js';
+import { forgetReaderLists } from './reader-lists.js';
 
 /**
  * Readers as stored: a row of explicit interests (`follow`, `hide` as JSON lists) and the
@@ -20,6 +21,8 @@ export interface StoredReader {
   history: HistoryClick[];
   /** how many clicks are kept for the reader in all */
   history_size: number;
+  /** the stories read most recently (ids), when loaded */
+  read?: string[];
 }
 
 /**
@@ -72,14 +75,16 @@ export async function saveInterests(sql: Sql, id: string, follow: unknown, hide:
   );
 }
 
-/** Forgets a reader: its interests, every click it made and its push subscriptions. Returns whether anything was there. */
+/** Forgets a reader: its interests, every click it made, its push subscriptions, saved and read stories, feed key and settings. Returns whether anything was there. */
 export async function forgetReader(sql: Sql, id: string): Promise<boolean> {
   return sql.tx(async (q) => {
     const a = await q.query('DELETE FROM readers WHERE id = $1', [id]);
     const b = await q.query('DELETE FROM clicks WHERE reader = $1', [id]);
     // and its push subscriptions (their queued alerts and marks go with them)
     const c = await q.query('DELETE FROM push_subscriptions WHERE reader_id = $1', [id]);
-    return a.rowCount + b.rowCount + c.rowCount > 0;
+    // and its saved stories, stories read, private feed key and settings
+    const d = await forgetReaderLists(q, id);
+    return a.rowCount + b.rowCount + c.rowCount + d > 0;
   });
 }
 

@@ -56,7 +56,7 @@ $fn$;
 // their literal (EXECUTE ... USING), the others keep the cached generic plan. Both branches run the
 // same statement; candidates are now ordered by (published_at, id) so ties at the p_candidates
 // boundary no longer depend on the plan.
-interface SearchSqlParts {
+export interface SearchSqlParts {
   cte: string;
   from: string;
   tsq: string;
@@ -68,6 +68,13 @@ interface SearchSqlParts {
   afterId: string;
   limit: string;
   candidates: string;
+  /** the language filter's parameter (migration 46); absent: no filter (earlier migrations' text unchanged) */
+  lang?: string;
+  /**
+   * (migration 46) the query as parsed in a row's own language, given the row's alias: a hit must
+   * match it too (`tsq` only finds candidates in the index), and it is what ranks the row
+   */
+  own?: (alias: string) => string;
 }
 
 const searchStatement = (p: SearchSqlParts) => `
@@ -76,7 +83,8 @@ const searchStatement = (p: SearchSqlParts) => `
            a.region, a.language, a.duplicate_of, a.search
       FROM articles a${p.from}
      WHERE a.search @@ ${p.tsq} AND a.duplicate_of IS NULL
-       AND (${p.category} IS NULL OR a.category = ${p.category}) AND (${p.region} IS NULL OR a.region = ${p.region})
+       AND (${p.category} IS NULL OR a.category = ${p.category}) AND (${p.region} IS NULL OR a.region = ${p.region})${p.lang ? `
+       AND (${p.lang} IS NULL OR a.language = ${p.lang})` : ''}
      ORDER BY a.published_at DESC, a.id DESC LIMIT ${p.candidates}
   ),
   hits AS (
@@ -196,17 +204,18 @@ SELECT refresh_search_common_lexemes();
 // keyset paging stays on the (rank, id) of that best article, so cursors work as before. Only the
 // narrow (id, group, rank) rows are sorted for the fold; the page's fields are joined back from
 // the candidates afterwards, and the story's article count comes with them.
-const groupedStatement = (p: SearchSqlParts, secondary = false) => `
+export const groupedStatement = (p: SearchSqlParts, secondary = false) => `
   WITH ${p.cte}recent AS (
     SELECT a.id, a.story_id, a.title, a.snippet, a.thumbnail_url, a.publisher_id, a.url, a.published_at, a.category,
            a.region, a.language, a.duplicate_of, a.search${secondary ? ', a.secondary_category' : ''}
       FROM articles a${p.from}
-     WHERE a.search @@ ${p.tsq} AND a.duplicate_of IS NULL
-       AND (${p.category} IS NULL OR a.category = ${p.category}) AND (${p.region} IS NULL OR a.region = ${p.region})
+     WHERE a.search @@ ${p.tsq}${p.own ? ` AND a.search @@ ${p.own('a')}` : ''} AND a.duplicate_of IS NULL
+       AND (${p.category} IS NULL OR a.category = ${p.category}) AND (${p.region} IS NULL OR a.region = ${p.region})${p.lang ? `
+       AND (${p.lang} IS NULL OR a.language = ${p.lang})` : ''}
      ORDER BY a.published_at DESC, a.id DESC LIMIT ${p.candidates}
   ),
   hits AS (
-    SELECT r.id, COALESCE(r.story_id, ' ' || r.id) AS grp, round((ts_rank_cd(r.search, ${p.tsq}) /
+    SELECT r.id, COALESCE(r.story_id, ' ' || r.id) AS grp, round((ts_rank_cd(r.search, ${p.own ? p.own('r') : p.tsq}) /
              (1 + GREATEST(0, extract(epoch FROM (${p.at} - r.published_at)) / 86400.0) / ${p.halfLife}))::numeric, 9)::float8 AS rank
       FROM recent r${p.from}
   ),

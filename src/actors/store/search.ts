@@ -44,9 +44,9 @@ export interface SearchResult extends SearchHit {
  */
 export async function searchArticles(
   sql: Sql,
-  opts: { q: string; category?: string | null; region?: string | null; limit: number; after?: { rank: number; id: string } | null; now: number; halfLifeDays?: number },
+  opts: { q: string; category?: string | null; region?: string | null; limit: number; after?: { rank: number; id: string } | null; now: number; halfLifeDays?: number; /** only articles in this language (ISO 639-1), the query parsed with its configuration */ lang?: string | null },
 ): Promise<SearchResult[]> {
-  const { rows } = await sql.query<SearchResult>('SELECT * FROM search_articles($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+  const { rows } = await sql.query<SearchResult>('SELECT * FROM search_articles($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
     opts.q,
     new Date(opts.now).toISOString(),
     opts.halfLifeDays ?? 3,
@@ -56,6 +56,7 @@ export async function searchArticles(
     opts.after ? opts.after.id : null,
     opts.limit,
     MAX_CANDIDATES,
+    opts.lang || null,
   ]);
   return rows;
 }

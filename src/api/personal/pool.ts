@@ -97,6 +97,8 @@ export function storyKeys(s: CachedStory, sig: StorySignals | undefined): Set<st
   const keys = new Set<string>();
   if (s.item.category) keys.add(`c:${s.item.category}`);
   keys.add(`p:${s.publisher_id}`);
+  // the story itself: a reader hiding stories already read names them so
+  keys.add(`s:${s.item.story_id}`);
   if (sig) {
     for (const e of Array.isArray(sig.entities) ? sig.entities : []) if (typeof e === 'string' && e) keys.add(`e:${e.toLowerCase()}`);
     for (const e of Array.isArray(sig.lead_entities) ? sig.lead_entities : []) if (e && typeof e.name === 'string') keys.add(`e:${e.name.toLowerCase()}`);

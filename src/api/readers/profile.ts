@@ -21,6 +21,27 @@ export interface Profile {
   hidden: readonly string[];
   /** a hash of keys, weights and hidden keys: changes whenever what ranking reads changes (an ETag part) */
   version: number;
+  /** the stories the reader read most recently (ids; see withReadHidden), absent or empty for none */
+  read?: readonly string[];
+}
+
+/** derived profiles that also hide the stories read, one per profile object (dropped with it) */
+const readHidden = new WeakMap<Profile, Profile>();
+
+/**
+ * The profile with the stories it read hidden too (`for=me&hide_read=true`): its hidden keys
+ * gain `s:<story id>` (the pool indexes every candidate under its own id) and its version
+ * changes, so ETags of the two orders differ. Built once per profile.
+ */
+export function withReadHidden(p: Profile): Profile {
+  if (!p.read || p.read.length === 0) return p;
+  let d = readHidden.get(p);
+  if (d === undefined) {
+    const hidden = [...new Set([...p.hidden, ...p.read.map((id) => `s:${id}`)])].sort();
+    d = { ...p, hidden, version: fnv1a(JSON.stringify([p.version, hidden])) };
+    readHidden.set(p, d);
+  }
+  return d;
 }
 
 /** affinity added by an explicit follow */
@@ -64,11 +85,11 @@ function titleCase(s: string): string {
 
 /** Compiles a stored reader into its ranking profile. */
 export function compileProfile(id: string, stored: StoredReader): Profile {
-  return compileInterests(id, storedInterests(stored.follow, stored.hide), stored.history);
+  return compileInterests(id, storedInterests(stored.follow, stored.hide), stored.history, stored.read);
 }
 
 /** The profile of explicit interests and a history. */
-export function compileInterests(id: string, interests: Interests, history: readonly HistoryClick[]): Profile {
+export function compileInterests(id: string, interests: Interests, history: readonly HistoryClick[], read: readonly string[] = NONE): Profile {
   const w = new Map<string, number>();
   const add = (k: string, x: number) => w.set(k, (w.get(k) ?? 0) + x);
   const f = interests.follow;
@@ -96,6 +117,7 @@ export function compileInterests(id: string, interests: Interests, history: read
     weights: weights.length ? weights : NONE,
     hidden: hide.length ? hide : NONE,
     version: fnv1a(JSON.stringify([keys, weights, hide])),
+    ...(read.length > 0 ? { read } : {}),
   };
 }
 

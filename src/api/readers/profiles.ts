@@ -1,3 +1,4 @@
+import { readStories } from '../../actors/store/reader-lists.js';
 import { forgetReader, loadReader, loadReaders, saveInterests, type StoredReader } from '../../actors/store/readers.js';
 import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
@@ -16,6 +17,8 @@ export interface ReaderView {
 
 /** profiles loaded per query */
 const BATCH = 200;
+/** stories read a profile remembers (the newest): enough to hide them from a pool of 300 candidates */
+const READ_KEPT = 200;
 
 /** Readers whose profile changed (interests set, a click, forgotten), one id per message. */
 export const READERS_CHANNEL = 'newsagg:readers';
@@ -85,7 +88,7 @@ export class Profiles {
       pending = this.fetch(id).then(
         (stored) => {
           settle();
-          const profile = compileInterests(id, storedInterests(stored.follow, stored.hide), stored.history);
+          const profile = compileInterests(id, storedInterests(stored.follow, stored.hide), stored.history, stored.read);
           if (gen === this.generation) this.keep(profile);
           return profile;
         },
@@ -112,9 +115,10 @@ export class Profiles {
     this.batch = [];
     for (let i = 0; i < all.length; i += BATCH) {
       const part = all.slice(i, i + BATCH);
-      loadReaders(this.o.sql, part.map((p) => p.id)).then(
-        (found) => {
-          for (const p of part) p.resolve(found.get(p.id) ?? { follow: null, hide: null, history: [], history_size: 0 });
+      const ids = part.map((p) => p.id);
+      Promise.all([loadReaders(this.o.sql, ids), readStories(this.o.sql, ids, READ_KEPT)]).then(
+        ([found, read]) => {
+          for (const p of part) p.resolve({ ...(found.get(p.id) ?? { follow: null, hide: null, history: [], history_size: 0 }), read: read.get(p.id) ?? [] });
         },
         (err: unknown) => {
           for (const p of part) p.reject(err);
@@ -127,7 +131,6 @@ export class Profiles {
   async describe(id: string): Promise<ReaderView> {
     const stored = await loadReader(this.o.sql, id);
     const interests = storedInterests(stored.follow, stored.hide);
-    if (!this.byId.has(id) && !this.loading.has(id)) this.keep(compileInterests(id, interests, stored.history));
     return { reader_id: id, follow: interests.follow, hide: interests.hide, history_size: stored.history_size };
   }
 

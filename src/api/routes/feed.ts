@@ -1,9 +1,10 @@
 import { InvalidCursorError } from '../cursor.js';
 import type { FeedQuery } from '../feed.js';
 import type { HotEntry } from '../hot-cache.js';
+import { LANGUAGES } from '../../actors/model/index.js';
 import { FEED_CATEGORIES, FEED_REGIONS, parseCursor, parseEnum, parseLimit, readQuery } from '../params.js';
 import type { PersonalPage } from '../personal/service.js';
-import type { Profile } from '../readers/profile.js';
+import { withReadHidden, type Profile } from '../readers/profile.js';
 import { encodeHeaders, HttpError, type Handler, type Reply, type Request } from '../reply.js';
 import type { Router } from '../router.js';
 import { cachedReply, etagMatches, FEED_CACHE, hotReply, JSON_TYPE, type ApiDeps } from './common.js';
@@ -18,6 +19,8 @@ const ETAG = Buffer.from('etag');
 /** A parsed feed query; `forMe` asks for the calling reader's personalised order. */
 interface ParsedFeedQuery extends FeedQuery {
   forMe: boolean;
+  /** with forMe: leave out the stories the reader has read (PUT /v1/me/read/:story_id) */
+  hideRead: boolean;
 }
 
 /** How long a first page may be served from its last rendering while a rebuild is in flight. */
@@ -48,7 +51,7 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   const lastFirst = new Map<string, { entry: HotEntry; at: number }>();
   const now = deps.now ?? Date.now;
   const render = (q: FeedQuery): HotEntry | Promise<HotEntry> => {
-    const key = `${q.region}|${q.category}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}`;
+    const key = `${q.region}|${q.category}|${q.limit}|${q.cursor ?? ''}|${q.related ? 'r' : ''}|${q.lang ?? ''}`;
     let p = inflight.get(key);
     if (p && q.cursor === null) {
       const last = lastFirst.get(key);
@@ -78,7 +81,7 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
   const parse = (req: Request): ParsedFeedQuery => {
     const known = parsed.get(req.rawQuery);
     if (known !== undefined) return known;
-    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for']);
+    const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for', 'hide_read', 'lang']);
     const q: ParsedFeedQuery = {
       region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
       category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
@@ -86,7 +89,11 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       limit: parseLimit(p.get('limit'), 20, 1, 50),
       related: parseEnum('related', p.get('related'), ['true', 'false'], 'false') === 'true',
       forMe: parseEnum('for', p.get('for'), ['me'], null) === 'me',
+      hideRead: parseEnum('hide_read', p.get('hide_read'), ['true', 'false'], 'false') === 'true',
+      lang: parseEnum('lang', p.get('lang'), LANGUAGES, null),
     };
+    if (q.lang !== null && q.forMe) throw new HttpError(400, 'invalid_lang', 'lang= is not offered with for=me: For you ranks every language the reader follows');
+    if (q.hideRead && !q.forMe) throw new HttpError(400, 'invalid_hide_read', 'hide_read=true needs for=me: only a reader has stories read');
     if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(req.rawQuery, q);
     return q;
@@ -116,9 +123,10 @@ export function registerFeedRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       return page instanceof Promise ? page.catch(cursorErrorToHttp).then(reply) : reply(page);
     }
     const profile = deps.profiles.get(reader.id);
-    if (profile instanceof Promise) return profile.then((p) => personalPage(req, p, q, false)).catch(cursorErrorToHttp);
+    const view = (p: Profile): Profile => (q.hideRead ? withReadHidden(p) : p);
+    if (profile instanceof Promise) return profile.then((p) => personalPage(req, view(p), q, false)).catch(cursorErrorToHttp);
     try {
-      return personalPage(req, profile, q, true);
+      return personalPage(req, view(profile), q, true);
     } catch (err) {
       return cursorErrorToHttp(err);
     }

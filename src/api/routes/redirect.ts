@@ -1,4 +1,5 @@
 import { getArticles } from '../../actors/store/articles.js';
+import { markRead } from '../../actors/store/reader-lists.js';
 import { recordClick } from '../../actors/store/readers.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger } from '../../runtime/log.js';
@@ -35,6 +36,8 @@ export function registerRedirectRoutes(router: Router, deps: ApiDeps, wrap: (h: 
         // (A refused reader token is nobody's either: the click never goes to a reader it did not name.)
         const known = setCookie === null ? reader : null;
         await recordClick(deps.sql, { article_id: a.id, story_id: a.story_id, publisher_id: a.publisher_id, reader: known?.id ?? null, at: now() });
+        // a story opened is a story read (hide_read leaves it out of For you)
+        if (known && a.story_id) await markRead(deps.sql, known.id, [a.story_id]);
         if (known) await deps.profiles?.changed(known.id);
       } catch (err) {
         // a lost click must not cost the reader the article

@@ -1,4 +1,4 @@
-import { CATEGORIES } from '../../actors/model/index.js';
+import { CATEGORIES, LANGUAGES } from '../../actors/model/index.js';
 import { searchArticles } from '../../actors/store/search.js';
 import { explainCursorScope, InvalidCursorError } from '../cursor.js';
 import { HotCache, etagOf, type HotEntry } from '../hot-cache.js';
@@ -39,9 +39,9 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
   const hot = ttl > 0 ? new HotCache(ttl, now, SEARCH_HOT_MAX) : null;
   const inflight = new Map<string, Promise<HotEntry>>();
 
-  const render = async (q: string, category: string | null, region: string | null, limit: number, scope: string, cur: SearchCursor | null): Promise<string> => {
+  const render = async (q: string, category: string | null, region: string | null, lang: string | null, limit: number, scope: string, cur: SearchCursor | null): Promise<string> => {
     const at = cur ? cur.n : now();
-    const hits = await searchArticles(deps.sql, { q, category, region, limit: limit + 1, after: cur ? { rank: cur.r, id: cur.i } : null, now: at });
+    const hits = await searchArticles(deps.sql, { q, category, region, lang, limit: limit + 1, after: cur ? { rank: cur.r, id: cur.i } : null, now: at });
     const page = hits.slice(0, limit);
     const items = page.map((h) => ({ ...publicArticle(h), rank: h.rank, matches: h.matches, coverage_count: h.coverage_count }));
     const last = page[page.length - 1];
@@ -74,15 +74,17 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
   router.get(
     '/v1/search',
     wrap((req: Request): Reply | Promise<Reply> => {
-      const p = readQuery(req.query, ['q', 'category', 'region', 'cursor', 'limit']);
+      const p = readQuery(req.query, ['q', 'category', 'region', 'lang', 'cursor', 'limit']);
       const q = parseSearchText(p.get('q'));
       const category = parseEnum('category', p.get('category'), CATEGORIES, null);
       const region = parseEnum('region', p.get('region'), FEED_REGIONS, null);
+      const lang = parseEnum('lang', p.get('lang'), LANGUAGES, null);
       const raw = parseCursor(p.get('cursor'));
       const limit = parseLimit(p.get('limit'), 20, 1, 50);
-      const scope = `search:${JSON.stringify([q, category, region])}`;
+      // lang joins the scope only when given: cursors of searches without it stay as they were
+      const scope = `search:${JSON.stringify(lang === null ? [q, category, region] : [q, category, region, lang])}`;
       if (raw === null) {
-        const page = firstPage(`${scope}|${limit}`, () => render(q, category, region, limit, scope, null));
+        const page = firstPage(`${scope}|${limit}`, () => render(q, category, region, lang, limit, scope, null));
         if (!(page instanceof Promise)) return hotReply(req, page, DETAIL_CACHE);
         return page.then((e) => hotReply(req, e, DETAIL_CACHE));
       }
@@ -102,7 +104,7 @@ export function registerSearchRoutes(router: Router, deps: ApiDeps, wrap: (h: Ha
       if (typeof cur.r !== 'number' || typeof cur.i !== 'string' || typeof cur.n !== 'number') {
         cursorErrorToHttp(new InvalidCursorError('malformed'));
       }
-      return render(q, category, region, limit, scope, cur).then((body) => cachedReply(req, body, etagOf(body), DETAIL_CACHE));
+      return render(q, category, region, lang, limit, scope, cur).then((body) => cachedReply(req, body, etagOf(body), DETAIL_CACHE));
     }),
   );
 }

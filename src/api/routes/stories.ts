@@ -3,6 +3,7 @@ import { displayTitle } from '../../actors/store/display-title.js';
 import { storySecondaryCategory } from '../../actors/store/feed-items.js';
 import { getStories } from '../../actors/store/stories.js';
 import { coverageSections } from '../coverage.js';
+import { storyAtom } from './atom.js';
 import { parseId, readQuery } from '../params.js';
 import { HttpError, type Handler } from '../reply.js';
 import type { Router } from '../router.js';
@@ -21,6 +22,8 @@ export function registerStoryRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
   router.get(
     '/v1/stories/:id',
     wrap(async (req) => {
+      // `/v1/stories/:id.atom`: Full Coverage as an Atom feed (atom.ts)
+      if (req.params.id?.endsWith('.atom')) return storyAtom(req, deps, req.params.id.slice(0, -5));
       readQuery(req.query, []);
       const id = parseId(req.params.id);
       const [story] = await getStories(deps.sql, [id]);

@@ -23,7 +23,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The app's pages: each is a real URL answered with the same shell (reload, Back and shared links work). */
-export const APP_PATHS = ['/', '/index.html', '/search', '/for-you', '/admin', '/story/:id'] as const;
+export const APP_PATHS = ['/', '/index.html', '/search', '/for-you', '/saved', '/local', '/admin', '/story/:id'] as const;
 
 let client: WebBuild | null = null;
 /** The bundled client (dist/web, or built from the sources when run by tsx), loaded once per process. */

@@ -5,6 +5,8 @@
  */
 import { startClock } from './dom.js';
 import { startRouter } from './router.js';
+import { startSaveShortcut } from './saved.js';
 
 startClock();
+startSaveShortcut();
 startRouter();

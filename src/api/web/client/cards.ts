@@ -6,6 +6,7 @@
  * find and change them. Text through `el` only, never markup.
  */
 import { articleLink, el, feedPath, plural, storyPath, thumb, timeEl, type Child } from './dom.js';
+import { saveButton } from './saved.js';
 import { categoryName } from './taxonomy.js';
 import type { FeedItem, RelatedHeadline, SearchHit, StoryArticle } from './types.js';
 
@@ -68,7 +69,8 @@ export function storyCard(it: FeedItem, opts?: CardOptions): HTMLElement {
         meta(timeEl(it.published_at), topicLink(it.category, o.region))),
       thumb(it.thumbnail_url)),
     relatedList(it.related),
-    el('div', { class: 'story-foot' }, coverageLink(it.story_id, it.coverage_count, o.region), o.menu ? o.menu(it) : null));
+    el('div', { class: 'story-foot' }, coverageLink(it.story_id, it.coverage_count, o.region),
+      el('div', { class: 'card-actions' }, saveButton(it.story_id), o.menu ? o.menu(it) : null)));
 }
 
 /** A search hit: the story's best-matching article, with how many of its articles matched. */
@@ -83,7 +85,7 @@ export function resultCard(a: SearchHit, region: string): HTMLElement {
         a.summary ? el('p', { class: 'summary', text: a.summary }) : null,
         meta(timeEl(a.published_at), topicLink(a.category, region), matches)),
       thumb(a.thumbnail_url)),
-    a.story_id ? el('div', { class: 'story-foot' }, coverageLink(a.story_id, a.coverage_count || 1, region)) : null);
+    a.story_id ? el('div', { class: 'story-foot' }, coverageLink(a.story_id, a.coverage_count || 1, region), saveButton(a.story_id)) : null);
 }
 
 /** A compact card (top coverage): picture, publisher, headline, time. */

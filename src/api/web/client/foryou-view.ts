@@ -16,6 +16,9 @@ import type { FeedItem, InterestKind, InterestSet, Interests } from './types.js'
 import type { RouteOf, View } from './view.js';
 
 type Side = 'follow' | 'hide';
+/** whether For you leaves out stories already read (this browser's choice; the read stories are the server's) */
+const HIDE_READ_KEY = 'newsagg_hide_read';
+const hideRead = (): boolean => !!localStorage.getItem(HIDE_READ_KEY);
 const KINDS: readonly InterestKind[] = ['categories', 'publishers', 'entities', 'places'];
 const KIND_LABELS: Record<InterestKind, string> = { categories: 'Topic', publishers: 'Publisher', entities: 'Name', places: 'Place' };
 /** publisher ids seen on cards, for naming followed publishers */
@@ -116,6 +119,10 @@ export function forYouView(route: RouteOf<'foryou'>): View {
       el('h3', { text: 'Following' }), chips('follow'),
       el('h3', { text: 'Hidden' }), chips('hide'),
       el('h3', { text: 'Add a name or place' }), addForm(),
+      el('label', { class: 'hide-read' }, el('input', { type: 'checkbox', id: 'hide-read', checked: hideRead(), disabled: !me, onchange: (e) => {
+        localStorage.setItem(HIDE_READ_KEY, (e.target as HTMLInputElement).checked ? '1' : '');
+        loadFeed();
+      } }), ' Hide stories I have read'),
       ...(me ? [el('button', { type: 'button', class: 'link-button forget', onclick: forget, text: 'Forget me (interests and reading history)' })] : []));
   }
 
@@ -152,7 +159,7 @@ export function forYouView(route: RouteOf<'foryou'>): View {
     if (list) list.dispose();
     const region = route.region;
     list = pagedList<FeedItem>({
-      url: (cursor) => '/v1/feed?' + (me ? query({ for: 'me', cursor, related: 'true' }) : query({ region, cursor, related: 'true' })),
+      url: (cursor) => '/v1/feed?' + (me ? query({ for: 'me', cursor, related: 'true', hide_read: hideRead() ? 'true' : null }) : query({ region, cursor, related: 'true' })),
       card: (it) => storyCard(it, { region, menu }),
       empty: () => el('div', { class: 'empty' }, el('p', { text: 'No stories match your interests yet. Follow a few topics, or hide fewer.' })),
     });

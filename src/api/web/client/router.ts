@@ -12,6 +12,8 @@ import { adminView } from './admin-view.js';
 import { $, el, feedPath } from './dom.js';
 import { feedView } from './feed-view.js';
 import { forYouView } from './foryou-view.js';
+import { localView } from './local-view.js';
+import { savedView } from './saved-view.js';
 import { searchView } from './search-view.js';
 import { storyView } from './story-view.js';
 import { CATEGORIES, FEED_CATEGORIES, FEED_REGIONS, categoryName, regionName } from './taxonomy.js';
@@ -32,6 +34,8 @@ export function routeOf(loc: Location): Route {
   if (path === '/' || path === '/index.html') return { name: 'feed', region, category: pick(p.get('category'), FEED_CATEGORIES, 'top') };
   if (path === '/search') return { name: 'search', region, q: (p.get('q') || '').trim().slice(0, 200) };
   if (path === '/for-you') return { name: 'foryou', region };
+  if (path === '/saved') return { name: 'saved', region };
+  if (path === '/local') return { name: 'local', region };
   if (path === '/admin') return { name: 'admin', region };
   const m = /^\/story\/([^/]+)$/.exec(path);
   if (m) {
@@ -79,6 +83,8 @@ function build(route: Route, revalidate: boolean): View {
     case 'search': return searchView(route);
     case 'story': return storyView(route, ctx);
     case 'foryou': return forYouView(route);
+    case 'saved': return savedView(route);
+    case 'local': return localView(route);
     case 'admin': return adminView();
     default: return missingView();
   }
@@ -86,10 +92,10 @@ function build(route: Route, revalidate: boolean): View {
 
 /** Nav state: the section tab, edition menu and search box say where the reader is. */
 function markNav(route: Route): void {
-  const active = route.name === 'feed' ? route.category : route.name === 'foryou' ? 'for-you' : route.name === 'story' ? route.category || null : null;
+  const active = route.name === 'feed' ? route.category : route.name === 'foryou' ? 'for-you' : route.name === 'saved' ? 'saved' : route.name === 'local' ? 'local' : route.name === 'story' ? route.category || null : null;
   for (const a of document.querySelectorAll<HTMLAnchorElement>('#sections a')) {
     const v = a.dataset.section;
-    a.href = v === 'for-you' ? '/for-you' + (route.region === 'global' ? '' : '?region=' + route.region) : feedPath(route.region, v);
+    a.href = v === 'for-you' || v === 'saved' || v === 'local' ? '/' + v + (route.region === 'global' ? '' : '?region=' + route.region) : feedPath(route.region, v);
     if (v === active) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
@@ -193,6 +199,8 @@ export function startRouter(): void {
   const sections = $('sections');
   sections.append(el('a', { href: '/', 'data-nav': '', 'data-section': 'top', text: 'Top stories' }));
   sections.append(el('a', { href: '/for-you', 'data-nav': '', 'data-section': 'for-you', text: 'For you' }));
+  sections.append(el('a', { href: '/local', 'data-nav': '', 'data-section': 'local', text: 'Local' }));
+  sections.append(el('a', { href: '/saved', 'data-nav': '', 'data-section': 'saved', text: 'Saved' }));
   sections.append(el('span', { class: 'nav-sep', 'aria-hidden': 'true' }));
   for (const c of CATEGORIES) sections.append(el('a', { href: feedPath('global', c), 'data-nav': '', 'data-section': c, text: categoryName(c)! }));
   const edition = $<HTMLSelectElement>('edition');

@@ -8,6 +8,7 @@ import { api, problem } from './api.js';
 import { articleRow, miniCard, source } from './cards.js';
 import { articleLink, el, feedPath, plural, thumb, timeEl, type Child } from './dom.js';
 import { storyAlertControl } from './push.js';
+import { markRead, saveButton } from './saved.js';
 import { categoryName, regionName } from './taxonomy.js';
 import type { RegionGroup, StoryArticle, StoryPage, TimelineEntry } from './types.js';
 import type { RouteOf, View, ViewContext } from './view.js';
@@ -90,7 +91,9 @@ export function storyView(route: RouteOf<'story'>, ctx: ViewContext): View {
       el('p', { class: 'story-meta' },
         el('span', { class: 'coverage-count', text: String(count) }), ' ' + (count === 1 ? 'article' : 'articles') + ' from ' + plural(d.publishers.length, 'publisher') + ' · first reported ',
         timeEl(s.first_seen), ' · updated ', timeEl(s.updated_at)),
-      storyAlertControl(s.id));
+      el('div', { class: 'story-actions' }, saveButton(s.id), storyAlertControl(s.id)));
+    // opening Full Coverage is reading the story (For you may hide it: hide_read)
+    markRead(s.id);
     const parts: Node[] = [head];
     if (lead) parts.push(leadBlock(lead));
     if (d.timeline && d.timeline.length > 1) parts.push(section('cov-timeline', 'Timeline', timelineList(d.timeline, byId)));

@@ -10,6 +10,8 @@ export type Route =
   | { name: 'search'; region: FeedRegion; q: string }
   | { name: 'story'; region: FeedRegion; id: string; /** the story's section, once loaded */ category?: string }
   | { name: 'foryou'; region: FeedRegion }
+  | { name: 'saved'; region: FeedRegion }
+  | { name: 'local'; region: FeedRegion }
   | { name: 'admin'; region: FeedRegion }
   | { name: 'missing'; region: FeedRegion };
 
