@@ -216,7 +216,7 @@ export class StoryClusterer {
     const original = a.duplicate_of ? this.articleStory.get(a.duplicate_of) : undefined;
     if (original) return this.join(original, a, f, hints, 1, 'duplicate');
 
-    if (this.model) return this.addByModel(a, f, hints, this.model);
+    if (this.model && !this.model.shapes[this.shapeOf(a)].hand) return this.addByModel(a, f, hints, this.model);
     const bodyChars = (a.summary?.length ?? 0) + (a.text?.length ?? 0);
     const w = bodyChars >= (this.opts.textChars ?? 400) ? this.textWeights : bodyChars >= (this.opts.snippetChars ?? 40) ? this.snippetWeights : this.weights;
     let best: Story | null = null;

@@ -29,6 +29,8 @@ export const FEATURES = [
   'possessive_conflict', 'names_differ', 'theme_share', 'kinds_disagree', 'kinds_both', 'same_disaster_city',
   'rare_shared', 'city_shared', 'story_size', 'story_age', 'same_publisher', 'story_bodied_share',
   'content_x_bare_story', 'headline_x_content', 'content_sq',
+  'content_x_names_differ', 'content_x_kinds_disagree', 'content_x_core_city_conflict', 'content_x_person_conflict',
+  'content_x_entity_conflict', 'content_x_core_place_conflict', 'content_x_theme_missing', 'what_x_shared_none',
 ] as const;
 
 export type Shape = 'headline' | 'snippet' | 'text';
@@ -38,6 +40,11 @@ export interface ShapeModel {
   weights: number[];
   /** join when the model's probability of the best candidate is at least this */
   threshold: number;
+  /**
+   * articles of this shape are scored by the hand-weighted profile (weights.ts) instead: the
+   * trainer keeps it where the model did not beat it on the held-out folds
+   */
+  hand?: boolean;
 }
 
 export interface StoryModel {
@@ -113,6 +120,15 @@ export function pairFeatures(a: ClusterFeatures, category: string | null, publis
   out[i++] = (s.bodied ?? 1) === 0 ? content : 0;
   out[i++] = headline * content;
   out[i++] = content * content;
+  // the same wording about another who, where or what: the interactions let a conflict weigh more the closer the wording
+  out[i++] = content * out[18]!;
+  out[i++] = content * out[20]!;
+  out[i++] = content * out[16]!;
+  out[i++] = content * out[12]!;
+  out[i++] = content * out[11]!;
+  out[i++] = content * out[15]!;
+  out[i++] = content * (1 - out[19]!);
+  out[i++] = overlap(a.entityIds, s.entityIds) === 0 ? what : 0;
   return out;
 }
 
