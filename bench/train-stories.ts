@@ -14,8 +14,9 @@
  *
  * Threshold: the dev groups are cut in two folds; a model fitted on one fold clusters the other
  * online at each threshold of a sweep. Among thresholds that keep the simulator's held-out
- * B-cubed precision within SIM_PRECISION_SLACK of the hand-weighted profile's (its stories are
- * what the front page shows), the highest whose mean B-cubed F1 over the shape's sources and both
+ * B-cubed precision at least the hand-weighted profile's, less SIM_PRECISION_SLACK (its stories
+ * are what the front page shows; with snippets a slack of 0.01 let the model mix template events
+ * on the demo front page: first 50 mean 0.96 -> 0.89), the highest whose mean B-cubed F1 over the shape's sources and both
  * folds is within PLATEAU of the best is kept. A shape keeps the hand profile (`hand: true`) when
  * the model does not beat it on the same folds. The final weights are fitted on all dev pairs.
  *
@@ -44,10 +45,10 @@ const L2 = 1.0;
  * a threshold must keep the simulator's B-cubed precision on the held-out fold within this of the
  * hand-weighted profile's (its stories are what the front page shows)
  */
-const SIM_PRECISION_SLACK = 0.01;
+const SIM_PRECISION_SLACK = 0;
 /** thresholds whose mean F1 is this close to the best count as equal; the highest of them is kept */
 const PLATEAU = 0.005;
-export const THRESHOLDS = [0.04, 0.06, 0.08, 0.1, 0.12, 0.14, 0.17, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85];
+export const THRESHOLDS = [0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7];
 const foldOf = (source: string, gold: string): number => fnv1a(`stories-fold-1:${source}:${gold}`) % 2;
 
 /**

@@ -253,7 +253,7 @@ export class StoryClusterer {
     let best: Story | null = null;
     let bestP = -1;
     for (const s of this.candidates(f)) {
-      const p = probability(m, pairFeatures(f, category, a.publisher, s, dense, denseWhat, this.x));
+      const p = probability(m, pairFeatures(f, category, a.publisher, s, this.handWeights(shape, s), dense, denseWhat, this.x));
       if (p > bestP) { bestP = p; best = s; }
     }
     this.unscatter(f.vec);
@@ -268,10 +268,18 @@ export class StoryClusterer {
     const denseWhat = this.denseWhat;
     for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = f.what.weights[i]!;
     const pairs: { storyId: string; x: Float64Array }[] = [];
-    for (const s of this.candidates(f)) pairs.push({ storyId: s.id, x: pairFeatures(f, category, a.publisher, s, dense, denseWhat) });
+    const shape = this.shapeOf(a);
+    for (const s of this.candidates(f)) pairs.push({ storyId: s.id, x: pairFeatures(f, category, a.publisher, s, this.handWeights(shape, s), dense, denseWhat) });
     this.unscatter(f.vec);
     for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = 0;
-    this.opts.onPairs!(pairs, this.shapeOf(a), a.id);
+    this.opts.onPairs!(pairs, shape, a.id);
+  }
+
+  /** The hand-weighted profile `add` would score this pair with (an input of the model). */
+  private handWeights(shape: Shape, s: Story): ScoreWeights {
+    if (shape === 'text') return this.textWeights;
+    if (shape === 'snippet') return this.snippetWeights;
+    return s.bodied > 0 ? this.headlineInBodiedWeights : this.weights;
   }
 
   /** A story by id, active or archived. */

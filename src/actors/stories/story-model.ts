@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { kindsAgree, sameDisaster } from './event-kinds.js';
 import { overlap, type ClusterFeatures } from './features.js';
-import { frameShare, namesDiffer, themeShare, type StoryProfile } from './scoring.js';
+import { frameShare, namesDiffer, scoreStory, themeShare, type StoryProfile } from './scoring.js';
+import type { ScoreWeights } from './weights.js';
 import { dot, type SparseVec } from './vectors.js';
 
 /**
@@ -31,6 +32,7 @@ export const FEATURES = [
   'content_x_bare_story', 'headline_x_content', 'content_sq',
   'content_x_names_differ', 'content_x_kinds_disagree', 'content_x_core_city_conflict', 'content_x_person_conflict',
   'content_x_entity_conflict', 'content_x_core_place_conflict', 'content_x_theme_missing', 'what_x_shared_none',
+  'hand_score', 'hand_join',
 ] as const;
 
 export type Shape = 'headline' | 'snippet' | 'text';
@@ -65,10 +67,11 @@ function denseDot(dense: Float32Array, b: SparseVec): number {
 
 /**
  * Features of article `a` (with publisher `publisher` and enrichment category `category`)
- * against story `s`, in FEATURES order. `dense` / `denseWhat`: the article's vector and its
+ * against story `s`, in FEATURES order; `hand`: the hand-weighted profile for this pair, whose
+ * score is one feature. `dense` / `denseWhat`: the article's vector and its
  * "what" part scattered by term id (the clusterer's scratch arrays); without them sparse dots.
  */
-export function pairFeatures(a: ClusterFeatures, category: string | null, publisher: string, s: ModelStory, dense?: Float32Array, denseWhat?: Float32Array, out = new Float64Array(FEATURES.length)): Float64Array {
+export function pairFeatures(a: ClusterFeatures, category: string | null, publisher: string, s: ModelStory, hand: ScoreWeights, dense?: Float32Array, denseWhat?: Float32Array, out = new Float64Array(FEATURES.length)): Float64Array {
   const vd = (v: SparseVec): number => (dense ? denseDot(dense, v) : dot(a.vec, v));
   const centroid = s.centroidNorm > 0 ? vd(s.centroid) / s.centroidNorm : 0;
   let exemplar = 0;
@@ -129,6 +132,10 @@ export function pairFeatures(a: ClusterFeatures, category: string | null, publis
   out[i++] = content * out[15]!;
   out[i++] = content * (1 - out[19]!);
   out[i++] = overlap(a.entityIds, s.entityIds) === 0 ? what : 0;
+  // the hand-weighted score (weights.ts) and whether it would join: the old rules as two inputs among many
+  const h = scoreStory(a, category, s, hand, -Infinity, dense, denseWhat).total;
+  out[i++] = Math.max(-2, Math.min(2, h - hand.threshold));
+  out[i++] = h >= hand.threshold ? 1 : 0;
   return out;
 }
 
