@@ -20,6 +20,10 @@ describe('pickRelated', () => {
     ['one headline per publisher', [c('a1', 'p1', 'One'), c('a2', 'p1', 'One again'), c('a3', 'p2', 'Two')], ['a1', 'a3']],
     ['not the lead headline again, whatever the case, punctuation or masthead', [c('a1', 'p1', 'BRIDGE reopens after repairs!'), c('a2', 'p2', 'Bridge reopens after repairs | Pub p2'), c('a3', 'p3', 'Traffic flows again')], ['a3']],
     ['not the same headline twice', [c('a1', 'p1', 'Traffic flows again'), c('a2', 'p2', 'Traffic flows again.'), c('a3', 'p3', 'Mayor cuts ribbon')], ['a1', 'a3']],
+    ['not the lead under a label', [c('a1', 'p1', 'Opinion: Bridge reopens after repairs'), c('a2', 'p2', 'Analysis - bridge reopens after repairs'), c('a3', 'p3', 'Mayor cuts ribbon')], ['a3']],
+    ['not a near-copy of the lead', [c('a1', 'p1', 'Bridge reopens after long repairs'), c('a3', 'p3', 'Mayor cuts ribbon')], ['a3']],
+    ['not a near-copy of one already picked', [c('a1', 'p1', 'Commuters cheer as traffic flows again'), c('a2', 'p2', 'Live: commuters cheer as traffic flows again'), c('a3', 'p3', 'Commuters cheer as traffic flows again downtown')], ['a1']],
+    ['other headlines sharing a few words stay', [c('a1', 'p1', 'Bridge tolls to rise next year'), c('a2', 'p2', 'Repairs cost city millions')], ['a1', 'a2']],
   ])('%s', (_name, candidates, want) => {
     expect(pickRelated(lead, candidates).map((r) => r.article_id)).toEqual(want);
   });

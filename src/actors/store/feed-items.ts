@@ -1,5 +1,6 @@
 import type { ArticleRow } from './articles.js';
 import { displayTitle } from './display-title.js';
+import { stripPieceLabel } from '../stories/lead.js';
 import type { StoryRow } from './stories.js';
 
 // the feed item, the cached story and their cache keys live in the model; re-exported for this file's importers
@@ -129,24 +130,40 @@ export interface HeadlineCandidate {
 
 /**
  * The headlines shown under a story's lead: other publishers only, one each, in the order given
- * (newest first), and never a headline that reads the same as the lead's or one already picked
- * (syndicated copies under another masthead add nothing to read).
+ * (newest first), and never a headline that is a near-copy of the lead's or of one already
+ * picked (`nearCopy`: syndicated copies under another masthead, "Opinion: X" beside "X", add
+ * nothing to read).
  */
 export function pickRelated(lead: Pick<FeedItem, 'article_id' | 'publisher_id' | 'title'>, candidates: readonly HeadlineCandidate[], max = RELATED_MAX): RelatedHeadline[] {
   const out: RelatedHeadline[] = [];
   const publishers = new Set([lead.publisher_id]);
-  const titles = new Set([headlineKey(lead.title)]);
+  const titles = [headlineKey(stripPieceLabel(lead.title))];
   for (const c of candidates) {
     if (out.length >= max) break;
     if (c.id === lead.article_id || publishers.has(c.publisher_id)) continue;
     const title = displayTitle(c.title, c.publisher_name);
-    const key = headlineKey(title);
-    if (key === '' || titles.has(key)) continue;
+    const key = headlineKey(stripPieceLabel(title));
+    if (key === '' || titles.some((t) => nearCopy(t, key))) continue;
     publishers.add(c.publisher_id);
-    titles.add(key);
+    titles.push(key);
     out.push({ article_id: c.id, title, publisher_name: c.publisher_name, click_url: clickUrl(c.id) });
   }
   return out;
+}
+
+/**
+ * Whether two headline keys (`headlineKey`) are near-copies: the same, sharing at least 70 % of
+ * their words (Jaccard), or a headline of four words or more whose words are at least 85 % in the
+ * other ("Quake hits coastal city" and "Quake hits coastal city, dozens hurt").
+ */
+export function nearCopy(a: string, b: string): boolean {
+  if (a === b) return true;
+  const wa = new Set(a.split(' ')), wb = new Set(b.split(' '));
+  const [small, big] = wa.size <= wb.size ? [wa, wb] : [wb, wa];
+  if (small.size === 0) return false;
+  let shared = 0;
+  for (const w of small) if (big.has(w)) shared++;
+  return shared / (small.size + big.size - shared) >= 0.7 || (small.size >= 4 && shared / small.size >= 0.85);
 }
 
 /** A headline's text for comparison: case, punctuation and spacing ignored. */

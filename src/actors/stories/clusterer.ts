@@ -3,12 +3,13 @@ import { CATEGORIES } from '../enrich/topic-model.js';
 import { toMillis, type ArticleInput } from '../enrich/text.js';
 import { countRegions, editions, REGION_KEYS } from './editions.js';
 import { articleFeatures, whatPart, type ClusterFeatures, type ClusterHints } from './features.js';
-import { betterLead, type LeadCandidate, type LeadPolicy } from './lead.js';
+import { isStraightReport, pickCentralLead, type CentralCandidate, type LeadPolicy } from './lead.js';
 import { scoreStory, type StoryProfile } from './scoring.js';
+import { FEATURES, loadStoryModel, pairFeatures, probability, type Shape, type StoryModel } from './story-model.js';
 import { HEADLINE_IN_BODIED_WEIGHTS, HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, type ScoreWeights } from './weights.js';
 import { coreIds, countKeys, countShared, mergeIds, themeOf } from './story-keys.js';
 import { TermIndex } from './term-index.js';
-import { addInto, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.js';
+import { addInto, dot, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.js';
 
 /**
  * Online story clustering over an active window. Each article probes an inverted index of
@@ -78,6 +79,16 @@ export interface ClustererOptions {
    * UCI, ECB+ and simulated events as well as 40 did, 0.908 against 0.902 on the simulator, at half the cost)
    */
   maxCandidates?: number;
+  /**
+   * the learned story similarity (story-model.ts; default: config/models/story-model.json when
+   * present; false: the hand-weighted score of weights.ts)
+   */
+  model?: StoryModel | false;
+  /**
+   * training: called for an article placed with a named story (`add`'s third argument) with the
+   * features of every candidate story the index offered, before it is placed
+   */
+  onPairs?: (pairs: { storyId: string; x: Float64Array }[], shape: Shape, articleId: string) => void;
   /** background word statistics for IDF (default: config/models/background-df.json; false: none) */
   background?: false | { docs: number; df: Record<string, number> };
 }
@@ -98,7 +109,9 @@ interface Story extends StoryProfile {
   catCounts: number[];
   /** per edition (REGION_KEYS order): articles whose places lie there, then articles whose publisher is there */
   regionCounts: Uint16Array;
-  lead: LeadCandidate & { title: string };
+  lead: LeadMember;
+  /** members that may lead (at most LEAD_POOL): the opener, then the most central of those that joined */
+  pool: LeadMember[];
   articleIds: string[];
   posted: number[];
   /** article counts per person / place key, allocated only when the story names any */
@@ -120,6 +133,14 @@ interface Story extends StoryProfile {
   bodied: number;
 }
 
+/** A member that may lead the story: its standing, its vector, and the keys a lead gives its story. */
+interface LeadMember extends CentralCandidate {
+  title: string;
+  vec: SparseVec;
+  f: Pick<ClusterFeatures, 'titleIds' | 'headNames' | 'frameIds' | 'entityIds' | 'possessiveIds' | 'placeIds' | 'cityIds'>;
+}
+
+const LEAD_POOL = 8;
 const ENTITY_CAP = 32;
 const NO_THEME = { ids: new Int32Array(0), weights: new Float32Array(0) };
 /** a story's theme: the "what" words at least 90 % of its writings use, from 4 writings on */
@@ -146,6 +167,8 @@ export class StoryClusterer {
   private dense = new Float32Array(0);
   private denseWhat = new Float32Array(0);
   private lastSweep = -Infinity;
+  private readonly model: StoryModel | null;
+  private readonly x = new Float64Array(FEATURES.length);
 
   constructor(private readonly opts: ClustererOptions = {}) {
     this.weights = { ...HEADLINE_WEIGHTS, ...opts.weights };
@@ -155,6 +178,7 @@ export class StoryClusterer {
     this.windowMs = opts.windowMs ?? 48 * 3_600_000;
     this.maxCandidates = opts.maxCandidates ?? 20;
     this.index = new TermIndex(this.vocab, (slot) => this.slots[slot] != null);
+    this.model = opts.model === false ? null : opts.model ?? loadStoryModel();
     const bg = opts.background === undefined ? loadBackgroundDf() : opts.background;
     if (bg) this.vocab.seed(bg.docs, bg.df);
   }
@@ -183,6 +207,7 @@ export class StoryClusterer {
     const f = articleFeatures(this.vocab, a, hints, this.clock);
     const category = hints.category ?? null;
 
+    if (story && this.opts.onPairs && !a.duplicate_of) this.tracePairs(a, f, category);
     if (story) {
       const s = this.byId.get(story);
       const via = a.duplicate_of ? 'duplicate' : 'placed';
@@ -191,6 +216,7 @@ export class StoryClusterer {
     const original = a.duplicate_of ? this.articleStory.get(a.duplicate_of) : undefined;
     if (original) return this.join(original, a, f, hints, 1, 'duplicate');
 
+    if (this.model && !this.model.shapes[this.shapeOf(a)].hand) return this.addByModel(a, f, hints, this.model);
     const bodyChars = (a.summary?.length ?? 0) + (a.text?.length ?? 0);
     const w = bodyChars >= (this.opts.textChars ?? 400) ? this.textWeights : bodyChars >= (this.opts.snippetChars ?? 40) ? this.snippetWeights : this.weights;
     let best: Story | null = null;
@@ -208,6 +234,52 @@ export class StoryClusterer {
     for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = 0;
     if (best && bestScore >= w.threshold) return this.join(best, a, f, hints, bestScore, 'score', !headlineOnly);
     return this.open(a, f, hints, Number.isFinite(bestScore) ? bestScore : 0);
+  }
+
+  /** The article's shape: which of the model's weight sets scores it. */
+  private shapeOf(a: ArticleInput): Shape {
+    const bodyChars = (a.summary?.length ?? 0) + (a.text?.length ?? 0);
+    return bodyChars >= (this.opts.textChars ?? 400) ? 'text' : bodyChars >= (this.opts.snippetChars ?? 40) ? 'snippet' : 'headline';
+  }
+
+  /** Online clustering with the learned similarity: the most probable candidate at or above the shape's threshold joins. */
+  private addByModel(a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, model: StoryModel): AddResult {
+    const shape = this.shapeOf(a);
+    const m = model.shapes[shape];
+    const category = hints.category ?? null;
+    const dense = this.scatter(f.vec);
+    const denseWhat = this.denseWhat;
+    for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = f.what.weights[i]!;
+    let best: Story | null = null;
+    let bestP = -1;
+    for (const s of this.candidates(f)) {
+      const p = probability(m, pairFeatures(f, category, a.publisher, s, this.handWeights(shape, s), dense, denseWhat, this.x));
+      if (p > bestP) { bestP = p; best = s; }
+    }
+    this.unscatter(f.vec);
+    for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = 0;
+    if (best && bestP >= m.threshold) return this.join(best, a, f, hints, bestP, 'score', shape !== 'headline');
+    return this.open(a, f, hints, Math.max(0, bestP));
+  }
+
+  /** Training: the features of every candidate story for `a` (nothing is placed). */
+  private tracePairs(a: ArticleInput, f: ClusterFeatures, category: string | null): void {
+    const dense = this.scatter(f.vec);
+    const denseWhat = this.denseWhat;
+    for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = f.what.weights[i]!;
+    const pairs: { storyId: string; x: Float64Array }[] = [];
+    const shape = this.shapeOf(a);
+    for (const s of this.candidates(f)) pairs.push({ storyId: s.id, x: pairFeatures(f, category, a.publisher, s, this.handWeights(shape, s), dense, denseWhat) });
+    this.unscatter(f.vec);
+    for (let i = 0; i < f.what.ids.length; i++) denseWhat[f.what.ids[i]!] = 0;
+    this.opts.onPairs!(pairs, shape, a.id);
+  }
+
+  /** The hand-weighted profile `add` would score this pair with (an input of the model). */
+  private handWeights(shape: Shape, s: Story): ScoreWeights {
+    if (shape === 'text') return this.textWeights;
+    if (shape === 'snippet') return this.snippetWeights;
+    return s.bodied > 0 ? this.headlineInBodiedWeights : this.weights;
   }
 
   /** A story by id, active or archived. */
@@ -280,9 +352,41 @@ export class StoryClusterer {
     this.index.post(s.slot, s.posted, ids);
   }
 
-  private candidateOf(a: ArticleInput, f: ClusterFeatures, overlap: number): LeadCandidate & { title: string } {
+  private candidateOf(a: ArticleInput, f: ClusterFeatures, overlap: number): LeadMember {
     const depth = (a.summary?.length ?? 0) + Math.min(a.text?.length ?? 0, 3000) / 3;
-    return { articleId: a.id, publisher: a.publisher, time: f.time, depth, duplicate: !!a.duplicate_of, overlap, title: a.title };
+    return {
+      articleId: a.id, publisher: a.publisher, time: f.time, depth, duplicate: !!a.duplicate_of, overlap, title: a.title,
+      centrality: 1, straight: isStraightReport(a.title, a.url), eligible: true, vec: f.vec,
+      f: { titleIds: f.titleIds, headNames: f.headNames, frameIds: f.frameIds, entityIds: f.entityIds, possessiveIds: f.possessiveIds, placeIds: f.placeIds, cityIds: f.cityIds },
+    };
+  }
+
+  /**
+   * The story's lead after `m` joined (issue 21): its most central member (cosine to the
+   * centroid, which ranks members as their mean similarity to the others does), a straight
+   * report before an Opinion, Analysis, Live or Explainer piece, standing as a milder factor
+   * (lead.ts `centralLeadValue`). Only members the clusterer joined (or the opener) are in the
+   * pool; a full pool drops its least central member that is not the lead.
+   */
+  private chooseLead(s: Story, m: LeadMember): boolean {
+    s.pool.push(m);
+    for (const p of s.pool) p.centrality = s.centroidNorm > 0 ? dot(p.vec, s.centroid) / s.centroidNorm : 0;
+    if (s.pool.length > LEAD_POOL) {
+      let drop = -1;
+      for (let i = 0; i < s.pool.length; i++) if (s.pool[i] !== s.lead && (drop < 0 || s.pool[i]!.centrality < s.pool[drop]!.centrality)) drop = i;
+      s.pool.splice(drop, 1);
+    }
+    const next = pickCentralLead(s.pool, s.lead, s.updated, this.opts.lead);
+    if (!next || next === s.lead) return false;
+    s.lead = next;
+    s.leadTitleIds = next.f.titleIds;
+    s.leadNames = next.f.headNames;
+    s.leadFrameIds = next.f.frameIds;
+    s.leadEntityIds = next.f.entityIds;
+    if (next.f.possessiveIds.length > 0) s.leadPossessiveIds = next.f.possessiveIds;
+    s.leadPlaceIds = next.f.placeIds;
+    s.leadCityIds = next.f.cityIds;
+    return true;
   }
 
   private open(a: ArticleInput, f: ClusterFeatures, hints: ClusterHints, score: number, id = `st_${a.id}`, via: AddResult['via'] = 'new'): AddResult {
@@ -296,13 +400,14 @@ export class StoryClusterer {
       centroid: f.vec, centroidNorm: norm(f.vec), whatNorm: f.whatNorm, exemplars: [f.vec],
       entityIds: f.entityIds, personIds: f.personIds, placeIds: f.placeIds, leadTitleIds: f.titleIds,
       updated: f.time, firstSeen: f.time, category: hints.category ?? null,
-      lead: this.candidateOf(a, f, 0), articleIds: [a.id], posted: [],
+      lead: this.candidateOf(a, f, 0), pool: [], articleIds: [a.id], posted: [],
       personCounts: null, placeCounts: null, entityCounts: null, dominantPersons: 0, dominantPlaces: 0, dominantEntities: 0,
       leadEntityIds: f.entityIds, leadPossessiveIds: f.possessiveIds, leadPlaceIds: f.placeIds, leadCityIds: f.cityIds,
       coreEntityIds: f.entityIds, corePlaceIds: f.placeIds, coreCityIds: f.cityIds, cityCounts: null,
       themeCounts: null, themeIds: NO_THEME.ids, themeWeights: NO_THEME.weights, writings: 1, kinds: f.kinds, leadNames: f.headNames, leadFrameIds: f.frameIds,
       bodied: this.hasBody(a) ? 1 : 0,
     };
+    s.pool.push(s.lead);
     [s.themeCounts] = countKeys(null, f.themeIds, 1);
     countRegions(s.regionCounts, hints);
     [s.cityCounts] = countKeys(null, f.cityIds, 1);
@@ -365,19 +470,7 @@ export class StoryClusterer {
     this.post(s, f.salient);
 
     const ov = s.leadTitleIds.length > 0 ? countShared(f.titleIds, s.leadTitleIds) / Math.max(1, f.titleIds.length) : 0;
-    const cand = this.candidateOf(a, f, ov);
-    let leadChanged = false;
-    if (betterLead(cand, s.lead, s.updated, this.opts.lead)) {
-      s.lead = cand;
-      s.leadTitleIds = f.titleIds;
-      s.leadNames = f.headNames;
-      s.leadFrameIds = f.frameIds;
-      s.leadEntityIds = f.entityIds;
-      if (f.possessiveIds.length > 0) s.leadPossessiveIds = f.possessiveIds;
-      s.leadPlaceIds = f.placeIds;
-      s.leadCityIds = f.cityIds;
-      leadChanged = true;
-    }
+    const leadChanged = this.chooseLead(s, this.candidateOf(a, f, ov));
     s.corePlaceIds = coreIds(s.leadPlaceIds, s.placeCounts, s.n);
     s.coreCityIds = coreIds(s.leadCityIds, s.cityCounts, s.n);
     s.coreEntityIds = coreIds(s.leadEntityIds, s.entityCounts, s.n);
