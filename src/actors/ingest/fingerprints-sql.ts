@@ -61,6 +61,28 @@ export class SqlFingerprints implements FingerprintStore {
   }
 
   /**
+   * What the coordinator keeps of each fingerprint inside the window (handle, article, root,
+   * time; no sketch), a page at a time in handle order (keyset on the primary key): the caller
+   * restores a page and lets the event loop run before the next is read.
+   */
+  async pageHandles(sinceMs: number, pageSize: number, onPage: (page: StoredFingerprint[]) => Promise<void> | void): Promise<number> {
+    let after = -1;
+    let total = 0;
+    for (;;) {
+      const { rows } = await this.sql.query<Pick<Row, 'handle' | 'article_id' | 'root' | 'published_ms'>>(
+        `SELECT handle::text, article_id, root::text, (extract(epoch FROM published_at) * 1000)::bigint::text AS published_ms
+           FROM fingerprints WHERE handle > $2 AND published_at >= $1 ORDER BY handle LIMIT $3`,
+        [new Date(sinceMs).toISOString(), after, pageSize],
+      );
+      if (rows.length === 0) return total;
+      total += rows.length;
+      after = Number(rows[rows.length - 1]!.handle);
+      await onPage(rows.map((r) => ({ handle: Number(r.handle), id: r.article_id, root: Number(r.root), hi: 0, lo: 0, publishedAt: Number(r.published_ms), sketch: null })));
+      if (rows.length < pageSize) return total;
+    }
+  }
+
+  /**
    * Those inside the window whose article's transaction began at or after `storedSince` (the
    * database's clock): what a new dedup owner catches up with after its rebuild.
    */
