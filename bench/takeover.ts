@@ -39,6 +39,7 @@ import { silentLogger } from '../src/runtime/log.js';
 import { migrate } from '../src/runtime/migrate.js';
 import { connectNats, type NatsLink } from '../src/runtime/nats-connect.js';
 import { openSql, type Sql } from '../src/runtime/sql.js';
+import { copyRows } from './fixtures/copy-rows.js';
 import { rng, syntheticNews, type SyntheticArticle } from './fixtures/synthetic-news.js';
 import { freePort, scratch } from './fixtures/scratch-stores.js';
 
@@ -121,28 +122,6 @@ async function metric(url: string, name: string, label = ''): Promise<number | n
   } catch {
     return null;
   }
-}
-
-/** rows into a table through `COPY ... FROM STDIN` (psql), as CSV */
-async function copyRows(url: string, table: string, cols: string[], rows: Iterable<(string | number | null)[]>): Promise<number> {
-  const psql = spawn('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `COPY ${table} (${cols.join(', ')}) FROM STDIN WITH (FORMAT csv)`], { stdio: ['pipe', 'ignore', 'pipe'] });
-  let err = '';
-  psql.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const done = new Promise<number>((r) => psql.once('exit', (c) => r(c ?? 1)));
-  const csv = (v: string | number | null) => (v === null ? '' : typeof v === 'number' ? String(v) : `"${v.replace(/"/g, '""')}"`);
-  let n = 0;
-  let buf = '';
-  for (const r of rows) {
-    buf += r.map(csv).join(',') + '\n';
-    n++;
-    if (buf.length > 1 << 20) {
-      if (!psql.stdin!.write(buf)) await new Promise((r2) => psql.stdin!.once('drain', r2));
-      buf = '';
-    }
-  }
-  psql.stdin!.end(buf);
-  if ((await done) !== 0) throw new Error(`COPY ${table} failed: ${err}`);
-  return n;
 }
 
 export async function run(): Promise<Figures> {
@@ -309,7 +288,7 @@ export async function run(): Promise<Figures> {
       while (sampling) {
         const su = urls.get(survivor.id)!;
         loopMax = Math.max(loopMax, (await metric(su, 'newsagg_event_loop_delay_max_seconds')) ?? 0);
-        rssMax = Math.max(rssMax, (await metric(su, 'process_resident_memory_bytes')) ?? 0);
+        rssMax = Math.max(rssMax, (await metric(su, 'newsagg_process_resident_memory_bytes')) ?? 0);
         await sleep(1_000);
       }
     })();
