@@ -86,7 +86,9 @@ describe('story shard takeover with a large window', { timeout: 900_000 }, () =>
     // a second node joins; the story owner dies
     const second = await startNode('to-2', args());
     nodes.push(second);
-    await until('both nodes in the cluster', async () => (await ownedShards(second, 'publisher')) > 0, 120_000, 500);
+    await until('the second node ready', async () => (await fetch(`${second.url}/readyz`).catch(() => null))?.ok ?? false, 180_000, 500);
+    // (the story shard may move to it: whichever owns it then is killed)
+    await new Promise((r) => setTimeout(r, 10_000));
     const owner = (await ownedShards(first, 'story')) === 1 ? first : second;
     const survivor = owner === first ? second : first;
     await until('the story owner ready', () => ready(owner), 600_000, 500);
