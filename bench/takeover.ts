@@ -149,9 +149,9 @@ export async function run(): Promise<Figures> {
     for (const t of [now - 48 * H, now, now + 24 * H]) await sql.query('SELECT ensure_articles_partition($1)', [new Date(t).toISOString()]);
     // the full-text index is no part of a takeover and would triple the load's time
     await sql.query('DROP INDEX IF EXISTS articles_search_idx');
-    // the articles' publishers, none due for a poll during the run (the load comes from the ingest log)
-    const later = new Date(now + 7 * 24 * H).toISOString();
-    await copyRows(s.databaseUrl!, 'publishers', ['id', 'name', 'feed_url', 'country', 'next_poll_at'], Array.from({ length: 5000 }, (_, i) => [`p${i}`, `Publisher ${i}`, `https://p${i}.example/feed.xml`, 'GB', later]));
+    // one publisher row, its feed on a closed local port (the window's publishers need no rows: a
+    // node would poll every one of them, thousands of feeds that never answer)
+    await copyRows(s.databaseUrl!, 'publishers', ['id', 'name', 'feed_url', 'country'], [['p0', 'Publisher 0', 'http://127.0.0.1:9/feed.xml', 'GB']]);
 
     // the window: articles in publication order, stored in that order; the last TAIL after the snapshot's watermark
     const end = now - 10 * 60_000;
@@ -247,7 +247,7 @@ export async function run(): Promise<Figures> {
         for (let j = 0; j < 3; j++) {
           const n = b * 3 + j;
           batch.push({
-            id: `live-${n}`, url: `https://live.example/${process.pid}/${n}`, publisher: `p${n % 5000}`, published_at: new Date().toISOString(),
+            id: `live-${n}`, url: `https://live.example/${process.pid}/${n}`, publisher: 'p0', published_at: new Date().toISOString(),
             title: `${words[n % 10]} ${words[(n >> 3) % 10]} update number ${n} for ${words[(n >> 6) % 10]} board`, summary: `Live article ${n} of the takeover benchmark.`,
           });
         }
