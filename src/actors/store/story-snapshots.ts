@@ -78,10 +78,11 @@ export async function loadStorySnapshot(sql: Sql, shard: string): Promise<Stored
   const chunks: Buffer[] = [];
   // a chunk at a time: a single result of hundreds of MB would be held twice while it is parsed
   for (let seq = 0; seq < h.chunks; seq++) {
-    const r = await sql.query<{ data: Buffer }>('SELECT data FROM story_snapshot_chunks WHERE snapshot_id = $1 AND seq = $2', [id, seq]);
+    // as base64 (decoded natively): the driver's parser of bytea's hex text goes a character at a time
+    const r = await sql.query<{ data: string }>(`SELECT encode(data, 'base64') AS data FROM story_snapshot_chunks WHERE snapshot_id = $1 AND seq = $2`, [id, seq]);
     // removed meanwhile (a newer one completed and this one was pruned): the caller reads again
     if (!r.rows[0]) throw new Error(`story snapshot ${id} lost its chunk ${seq} while being read`);
-    chunks.push(r.rows[0].data);
+    chunks.push(Buffer.from(r.rows[0].data, 'base64'));
   }
   return { id, watermark: Number(h.watermark_ms), takenAt: Number(h.taken_ms), chunks, bytes: Number(h.bytes), stories: h.stories, articles: h.articles };
 }
