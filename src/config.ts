@@ -181,6 +181,7 @@ export const options = {
   }),
   dedupWindowHours: opt({ name: 'dedup-window-hours', schema: positive, default: 72, doc: 'how long an article can be matched as a near-duplicate' }),
   activeWindowHours: opt({ name: 'active-window-hours', schema: positive, default: 48, doc: 'how long a story stays open for new articles' }),
+  storySnapshotMinutes: opt({ name: 'story-snapshot-minutes', schema: intIn(0, 1440), default: 5, doc: 'how often the story owner writes its clusterer snapshot to the database (a new owner loads it and replays only the articles stored since); 0 = never' }),
   maxEntriesPerPoll: opt({ name: 'max-entries-per-poll', schema: intIn(1, 1000), default: 100, doc: 'articles one feed puts into the ingest log at once; a document with more new entries goes in steps of this size, newest first' }),
   ingestQueueMax: opt({ name: 'ingest-queue-max', schema: intIn(100, 1_000_000), default: 5_000, doc: 'raw articles waiting in the ingest log before publishers wait for room' }),
   ingestStallSeconds: opt({ name: 'ingest-stall-seconds', schema: intIn(5, 86_400), default: 60, doc: '/readyz says not ready when articles wait this long with none stored' }),

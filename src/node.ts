@@ -13,6 +13,7 @@ import { createLogger, type Logger } from './runtime/log.js';
 import { Metrics } from './runtime/metrics.js';
 import { migrate } from './runtime/migrate.js';
 import { connectNats, safeNatsUrl, type NatsLink } from './runtime/nats-connect.js';
+import { eventLoopDelayMetric } from './runtime/event-loop-metric.js';
 import { OwnedShardsGauge } from './runtime/owned-shards-metric.js';
 import { checkDataDir, checkPortFree } from './runtime/preflight.js';
 import { openSql, type Sql } from './runtime/sql.js';
@@ -156,6 +157,8 @@ export async function startNode(config: Config, opts: StartNodeOptions = {}): Pr
     // components add checks of their own (the ingest role: progress) through node.readiness
     const readiness: Record<string, ReadinessCheck> = { sql: () => sql.ping(), cache: () => cache.ping(), ...(nats ? { nats: () => nats.ping() } : {}) };
     const ownedShards = new OwnedShardsGauge(metrics, SHARD_KINDS);
+    // how late timers ran (heartbeats, lease renewals): a shard rebuild must not hold the loop
+    eventLoopDelayMetric(metrics);
     addHealthRoutes(router, {
       checks: readiness,
       metrics,

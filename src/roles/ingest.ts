@@ -2,6 +2,7 @@ import { ACCEPT, pageFetchFrom } from '../actors/html/fetch.js';
 import { DedupOwner, type DedupOwnerMsg } from '../actors/ingest/dedup-owner.js';
 import type { DedupDecision } from '../actors/dedup/coordinator.js';
 import { STORY_CLUSTER, startIngest, type IngestService } from '../actors/ingest/service.js';
+import { StoryOwner } from '../actors/ingest/story-owner.js';
 import { ThumbnailJobs } from '../actors/ingest/thumbnails.js';
 import { MAX_TEXT } from '../actors/ingest/caps.js';
 import { fitOrSetAside } from '../actors/ingest/fit.js';
@@ -85,11 +86,20 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
         });
         const dedupRoute = wiring.route('dedup-owner', 'dedup', owner, owner, () => 0);
         const sys = node.system;
-        const storyRoute = wiring.route('story-cluster', 'story', sys, {
-          // the clusterer replays its window from the store in `init`: ready once it answers
-          acquired: async () => void (await sys.ask<unknown, StoryClusterMsg>(STORY_CLUSTER, { type: 'get', story_id: '' }, 300_000)),
-          released: () => sys.stop(STORY_CLUSTER),
-        }, () => 0);
+        const activeWindowMs = node.config.activeWindowHours * 3_600_000;
+        const snapshotMs = node.config.storySnapshotMinutes * 60_000;
+        // PostgreSQL: the clusterer lives in a worker of its own (its state is built there, the
+        // heartbeats go on here); PGlite (one connection): on this thread, its replay in slices
+        const storyRoute = databaseUrl
+          ? (() => {
+              const owner = new StoryOwner({ databaseUrl, windowMs: activeWindowMs, snapshotMs, log: node.log, fence: () => wiring.cluster.ownership.fence('story', 0), address: STORY_CLUSTER });
+              return wiring.route('story-cluster', 'story', owner, owner, () => 0);
+            })()
+          : wiring.route('story-cluster', 'story', sys, {
+              // the clusterer builds its state from the store in `init`: ready once it answers
+              acquired: async () => void (await sys.ask<unknown, StoryClusterMsg>(STORY_CLUSTER, { type: 'get', story_id: '' }, 300_000)),
+              released: () => sys.stop(STORY_CLUSTER),
+            }, () => 0);
         remote = {
           // answers carry their owner's fencing token: the batch's write is refused if that owner was deposed since
           dedup: { submit: (batch) => askFenced<DedupDecision[], DedupOwnerMsg>(dedupRoute, DEDUP_OWNER, { type: 'submit', batch: [...batch] }) },
@@ -104,6 +114,7 @@ export function ingestComponent(opts: { fetcher: SharedFetcher; process?: boolea
         pool: node.tasks,
         dedupWindowMs,
         activeWindowMs: node.config.activeWindowHours * 3_600_000,
+        storySnapshotMs: node.config.storySnapshotMinutes * 60_000,
         queueMax: node.config.ingestQueueMax,
         stallMs: node.config.ingestStallSeconds * 1000,
         log: node.log,

@@ -36,6 +36,9 @@ export interface LocalDedupOptions {
   handleGap?: number;
 }
 
+/** Fingerprints per page of the coordinator's rebuild. */
+const HANDLE_PAGE = 20_000;
+
 /**
  * Opens the dedup shards in their own worker (`dedup/<t>-<p>`, routed there on `system`) and
  * the coordinator that numbers articles, both rebuilt from the fingerprints stored within the
@@ -78,20 +81,30 @@ export async function openLocalDedup(o: LocalDedupOptions): Promise<LocalDedup> 
     }
   };
   try {
-    const stored = await fingerprints.loadAll(o.now() - o.windowMs);
-    coordinator.restore(stored);
-    if (o.handleGap) coordinator.skipHandles(o.handleGap);
     if (!o.databaseUrl) {
+      const stored = await fingerprints.loadAll(o.now() - o.windowMs);
+      coordinator.restore(stored);
+      if (o.handleGap) coordinator.skipHandles(o.handleGap);
       refill = fill(stored);
       await refill;
+      stored.length = 0;
       group.onWorkerFailed = () => {
         refill = refill.then(async () => fill(await fingerprints.loadAll(o.now() - o.windowMs))).catch((err: unknown) => o.log.warn({ err: String(err) }, 'dedup shard refill failed'));
       };
     } else {
-      // the shards load themselves on their first message: have them ready before the first batch
-      await Promise.all(Array.from({ length: 4 * o.partitions }, (_, s) => o.system.ask(`dedup/${shardKey((s / o.partitions) | 0, s % o.partitions)}`, { type: 'stats' } satisfies DedupShardMessage, 120_000)));
+      // the shards load themselves in their worker on their first message, meanwhile the
+      // coordinator's handles come a page at a time here, the event loop running between pages
+      // (heartbeats and lease renewals are never held up, whatever the window holds)
+      const shardsReady = Promise.all(Array.from({ length: 4 * o.partitions }, (_, s) => o.system.ask(`dedup/${shardKey((s / o.partitions) | 0, s % o.partitions)}`, { type: 'stats' } satisfies DedupShardMessage, 300_000)));
+      shardsReady.catch(() => undefined);
+      await fingerprints.pageHandles(o.now() - o.windowMs, HANDLE_PAGE, async (page) => {
+        coordinator.restore(page);
+        await new Promise<void>((r) => setImmediate(r));
+      });
+      if (o.handleGap) coordinator.skipHandles(o.handleGap);
+      // have the shards ready before the first batch
+      await shardsReady;
     }
-    stored.length = 0;
   } catch (err) {
     await group.close().catch(() => undefined);
     throw err;

@@ -17,6 +17,9 @@ interface Row {
 const SELECT = `SELECT handle::text, article_id, root::text, hi, lo, (extract(epoch FROM published_at) * 1000)::bigint::text AS published_ms, sketch, has_text
   FROM fingerprints WHERE published_at >= $1`;
 
+/** Fingerprints per page of a shard worker's rebuild read. */
+const LOAD_PAGE = 20_000;
+
 function toItem(r: Row): StoredFingerprint {
   return {
     handle: Number(r.handle),
@@ -61,6 +64,28 @@ export class SqlFingerprints implements FingerprintStore {
   }
 
   /**
+   * What the coordinator keeps of each fingerprint inside the window (handle, article, root,
+   * time; no sketch), a page at a time in handle order (keyset on the primary key): the caller
+   * restores a page and lets the event loop run before the next is read.
+   */
+  async pageHandles(sinceMs: number, pageSize: number, onPage: (page: StoredFingerprint[]) => Promise<void> | void): Promise<number> {
+    let after = -1;
+    let total = 0;
+    for (;;) {
+      const { rows } = await this.sql.query<Pick<Row, 'handle' | 'article_id' | 'root' | 'published_ms'>>(
+        `SELECT handle::text, article_id, root::text, (extract(epoch FROM published_at) * 1000)::bigint::text AS published_ms
+           FROM fingerprints WHERE handle > $2 AND published_at >= $1 ORDER BY handle LIMIT $3`,
+        [new Date(sinceMs).toISOString(), after, pageSize],
+      );
+      if (rows.length === 0) return total;
+      total += rows.length;
+      after = Number(rows[rows.length - 1]!.handle);
+      await onPage(rows.map((r) => ({ handle: Number(r.handle), id: r.article_id, root: Number(r.root), hi: 0, lo: 0, publishedAt: Number(r.published_ms), sketch: null })));
+      if (rows.length < pageSize) return total;
+    }
+  }
+
+  /**
    * Those inside the window whose article's transaction began at or after `storedSince` (the
    * database's clock): what a new dedup owner catches up with after its rebuild.
    */
@@ -76,8 +101,36 @@ export class SqlFingerprints implements FingerprintStore {
   }
 
   async load(blockIndex: number, partition: number, partitions: number, sinceMs: number): Promise<DedupItem[]> {
-    const all = await this.loadAll(sinceMs);
-    return all.filter((r) => block(r.hi, r.lo, blockIndex) % partitions === partition);
+    // the shards of a worker start together: one read of the window, in pages, split into all
+    // their partitions at once (not one full read per shard); a shard asking again later (or for
+    // another window) starts a read of its own
+    const slot = blockIndex * partitions + partition;
+    let s = this.shared;
+    if (!s || s.partitions !== partitions || s.taken.has(slot) || Math.abs(s.sinceMs - sinceMs) > 60_000) {
+      s = this.shared = { sinceMs, partitions, taken: new Set(), buckets: this.loadBuckets(sinceMs, partitions) };
+    }
+    s.taken.add(slot);
+    const buckets = await s.buckets;
+    const mine = buckets[slot]!;
+    buckets[slot] = [];
+    if (s.taken.size >= 4 * partitions && this.shared === s) this.shared = null;
+    return mine;
+  }
+
+  private shared: { sinceMs: number; partitions: number; taken: Set<number>; buckets: Promise<DedupItem[][]> } | null = null;
+
+  /** Every fingerprint inside the window into its partition of each of the 4 block tables (an item shared by its 4), read a page at a time. */
+  private async loadBuckets(sinceMs: number, partitions: number): Promise<DedupItem[][]> {
+    const buckets: DedupItem[][] = Array.from({ length: 4 * partitions }, () => []);
+    for (let after = -1; ; ) {
+      const { rows } = await this.sql.query<Row>(`${SELECT} AND handle > $2 ORDER BY handle LIMIT ${LOAD_PAGE}`, [new Date(sinceMs).toISOString(), after]);
+      for (const r of rows) {
+        const it = toItem(r);
+        for (let t = 0; t < 4; t++) buckets[t * partitions + (block(it.hi, it.lo, t) % partitions)]!.push(it);
+      }
+      if (rows.length < LOAD_PAGE) return buckets;
+      after = Number(rows[rows.length - 1]!.handle);
+    }
   }
 
   /** Drop fingerprints older than the window (retention). */

@@ -1,8 +1,8 @@
 import { existingUrlHashes, originalsOf } from '../store/articles.js';
 import type { CachedStory } from '../model/index.js';
 import { pruneRejected } from '../store/rejected.js';
-import { clusteredArticlesSince, databaseNow } from '../store/stories.js';
-import { storyClusterBehaviour, type ClusterBatchReply, type ClusteredArticle, type StoryClusterMsg } from '../stories/story-cluster.js';
+import { storyClusterBehaviour, type ClusterBatchReply, type StoryClusterMsg } from '../stories/story-cluster.js';
+import { sqlStoryStore } from './story-store-sql.js';
 import type { Cache } from '../../runtime/cache.js';
 import { describeError } from '../../runtime/errors.js';
 import { silentLogger, type Logger } from '../../runtime/log.js';
@@ -39,6 +39,8 @@ export interface IngestServiceOptions {
   partitions?: number;
   dedupWindowMs?: number;
   activeWindowMs?: number;
+  /** how often the story clusterer writes its snapshot (default 5 min; 0 = never) */
+  storySnapshotMs?: number;
   maxBatch?: number;
   /** raw articles waiting in the ingest log before appends wait (default 5,000) */
   queueMax?: number;
@@ -126,11 +128,10 @@ export async function startIngest(o: IngestServiceOptions): Promise<IngestServic
   o.system.register(
     storyClusterBehaviour({
       // after its replay the actor catches up with batches a previous owner decided (story-cluster.ts)
-      store: {
-        loadSince: async (since, storedSince) => (await clusteredArticlesSince(o.sql, since, storedSince)) as ClusteredArticle[],
-        now: () => databaseNow(o.sql),
-      },
+      // and loads its latest snapshot, replaying only what was stored since
+      store: sqlStoryStore(o.sql),
       clusterer: { windowMs: activeWindowMs, lead: { authority: authority.get } },
+      ...(o.storySnapshotMs !== undefined ? { snapshotEveryMs: o.storySnapshotMs } : {}),
     }),
   );
 

@@ -316,6 +316,31 @@ CREATE TABLE story_recounts (story_id text PRIMARY KEY);
 CREATE INDEX articles_ingested_brin ON articles USING brin (ingested_at);
 `;
 
+// Story clusterer snapshots (story-snapshots.ts): the story owner's whole state, taken every few
+// minutes, so a new owner loads it and replays only the articles stored since instead of the
+// window. Stored in chunks (a value of hundreds of MB would not fit a string on its way in).
+const storySnapshots = `
+CREATE TABLE story_snapshots (
+  id bigserial PRIMARY KEY,
+  shard text NOT NULL,
+  taken_at timestamptz NOT NULL DEFAULT now(),
+  watermark timestamptz NOT NULL,
+  chunks int NOT NULL,
+  bytes bigint NOT NULL,
+  stories int NOT NULL,
+  articles int NOT NULL,
+  complete boolean NOT NULL DEFAULT false
+);
+CREATE INDEX story_snapshots_latest ON story_snapshots (shard, id DESC) WHERE complete;
+CREATE TABLE story_snapshot_chunks (
+  snapshot_id bigint NOT NULL REFERENCES story_snapshots (id) ON DELETE CASCADE,
+  seq int NOT NULL,
+  data bytea NOT NULL,
+  PRIMARY KEY (snapshot_id, seq)
+);
+ALTER TABLE story_snapshot_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+`;
+
 /** The news schema, in order. */
 export const newsMigrations: readonly Migration[] = [
   { version: 1, name: 'news schema: publishers, articles by month, stories, clicks, dead letters', sql: publishers + articles + stories + clicksAndDeadLetters },
@@ -337,6 +362,7 @@ export const newsMigrations: readonly Migration[] = [
   { version: 32, name: 'shard fences: writes carrying a deposed shard owner\'s decisions are refused', sql: SHARD_FENCES_DDL },
   { version: 34, name: 'stories marked for a recount, and articles by when they were written', sql: storyRecounts },
   { version: 40, name: 'push alerts: VAPID keys, subscriptions, marks, the delivery queue, daily counts', sql: pushAlerts },
+  { version: 41, name: 'story clusterer snapshots: a new story owner loads the latest and replays only the tail', sql: storySnapshots },
   { version: 45, name: 'readers keep saved stories, stories read, private feed keys and a Local city', sql: readerLists },
   { version: 46, name: 'search in each article\'s language: a text-search configuration per language, lang= on search', sql: searchByLanguage },
 ];

@@ -9,7 +9,7 @@ import { FEATURES, loadStoryModel, pairFeatures, probability, type Shape, type S
 import { HEADLINE_IN_BODIED_WEIGHTS, HEADLINE_WEIGHTS, SNIPPET_WEIGHTS, TEXT_WEIGHTS, type ScoreWeights } from './weights.js';
 import { coreIds, countKeys, countShared, mergeIds, themeOf } from './story-keys.js';
 import { TermIndex } from './term-index.js';
-import { addInto, dot, EMPTY_VEC, norm, Vocabulary, type SparseVec } from './vectors.js';
+import { addInto, dot, EMPTY_VEC, norm, Vocabulary, type SparseVec, type VocabularyState } from './vectors.js';
 
 /**
  * Online story clustering over an active window. Each article probes an inverted index of
@@ -100,6 +100,23 @@ export function loadBackgroundDf(): { docs: number; df: Record<string, number> }
   backgroundCache ??= JSON.parse(readFileSync(new URL('../../../config/models/background-df.json', import.meta.url), 'utf8')) as { docs: number; df: Record<string, number> };
   return backgroundCache;
 }
+
+/**
+ * A clusterer's whole state as plain data (structured-clone friendly: `v8.serialize` keeps the
+ * typed arrays and shared vectors): a clusterer restored from it decides every later article as
+ * the one it was taken from does. Stories are renumbered densely, in the order they opened.
+ */
+export interface ClustererSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  windowMs: number;
+  clock: number;
+  lastSweep: number;
+  vocab: VocabularyState;
+  stories: Story[];
+  postings: { terms: Int32Array; counts: Int32Array; slots: Int32Array };
+}
+
+export const SNAPSHOT_FORMAT = 1;
 
 interface Story extends StoryProfile {
   slot: number;
@@ -308,6 +325,47 @@ export class StoryClusterer {
   /** All active stories (for snapshots and listings). */
   *active(): IterableIterator<StoryView> {
     for (const s of this.byId.values()) yield this.view(s, true);
+  }
+
+  /** Articles the active window holds. */
+  get articleCount(): number {
+    return this.articleStory.size;
+  }
+
+  /**
+   * The state as plain data (see `ClustererSnapshot`). It shares arrays with this clusterer:
+   * serialise it (`encodeSnapshot`) before the next add.
+   */
+  snapshot(): ClustererSnapshot {
+    const remap = new Int32Array(this.slots.length).fill(-1);
+    const stories: Story[] = [];
+    for (let i = 0; i < this.slots.length; i++) {
+      const s = this.slots[i];
+      if (!s) continue;
+      remap[i] = stories.length;
+      stories.push({ ...s, slot: stories.length });
+    }
+    return { format: SNAPSHOT_FORMAT, windowMs: this.windowMs, clock: this.clock, lastSweep: this.lastSweep, vocab: this.vocab.export(), stories, postings: this.index.exportPostings(remap) };
+  }
+
+  /**
+   * Replaces the active window with a snapshot's (archived stories are kept). Throws when it was
+   * taken with another window or format: the caller replays the store instead.
+   */
+  restore(snap: ClustererSnapshot): void {
+    if (snap.format !== SNAPSHOT_FORMAT || snap.windowMs !== this.windowMs) throw new Error(`story snapshot format ${snap.format} / window ${snap.windowMs} ms does not fit this clusterer (format ${SNAPSHOT_FORMAT}, window ${this.windowMs} ms)`);
+    this.vocab.import(snap.vocab);
+    this.slots.length = 0;
+    this.byId.clear();
+    this.articleStory.clear();
+    for (const s of snap.stories) {
+      this.slots.push(s);
+      this.byId.set(s.id, s);
+      for (const id of s.articleIds) this.articleStory.set(id, s);
+    }
+    this.index.importPostings(snap.postings);
+    this.clock = snap.clock;
+    this.lastSweep = snap.lastSweep;
   }
 
   /** Move stories last updated before `cutoff` out of the active window. */

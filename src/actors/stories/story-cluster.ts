@@ -3,6 +3,7 @@ import type { ArticleInput } from '../enrich/text.js';
 import { describeError } from '../../runtime/errors.js';
 import { StoryClusterer, type AddResult, type ClustererOptions, type StorySummary, type StoryView } from './clusterer.js';
 import type { ClusterHints } from './features.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.js';
 import { CATCH_UP_AFTER_MS, catchUpDelay, storedSince as storedSinceOf } from '../ingest/decision-time.js';
 
 /**
@@ -38,8 +39,17 @@ export interface StoryStore {
    * `storedSince`, only those stored at or after that instant of the store's clock
    */
   loadSince(since: number, storedSince?: number): Promise<ClusteredArticle[]> | ClusteredArticle[];
-  /** the store's clock (ms); without it the actor does not catch up after its replay */
+  /** the store's clock (ms); without it the actor does not catch up after its replay, nor takes snapshots */
   now?(): Promise<number> | number;
+  /**
+   * as `loadSince`, a page at a time in order (the replay then yields to the event loop between
+   * pages and holds one page in memory); `onPage` is awaited before the next page is read
+   */
+  pageSince?(since: number, storedSince: number | undefined, onPage: (page: ClusteredArticle[]) => Promise<void>): Promise<number>;
+  /** the latest snapshot of the clusterer (`encodeSnapshot` chunks) and its watermark (the store's clock) */
+  loadSnapshot?(): Promise<{ chunks: Uint8Array[]; watermark: number } | null>;
+  /** stores a snapshot; false when it was refused (a successor owns the shard now) */
+  saveSnapshot?(chunks: Buffer[], meta: { watermark: number; stories: number; articles: number }): Promise<boolean>;
 }
 
 /** A store in memory (tests): the caller records what it clustered, as a node stores its rows. */
@@ -100,7 +110,10 @@ export type StoryClusterMsg =
   | { type: 'sweep' }
   /** a catch-up pass (a timer): reads the store, then sends itself `caught-up` */
   | { type: 'catch-up'; pass: number }
-  | { type: 'caught-up'; pass: number; articles: ClusteredArticle[]; storedSince: number };
+  | { type: 'caught-up'; pass: number; articles: ClusteredArticle[]; storedSince: number }
+  /** a snapshot is due (a timer): reads the store's clock, then sends itself `snapshot-take` */
+  | { type: 'snapshot' }
+  | { type: 'snapshot-take'; clock: number };
 
 /**
  * Replies, by request: add-batch -> ClusterBatchReply, get -> StoryView | null, story-of -> string | null,
@@ -112,6 +125,8 @@ export interface StoryClusterState {
   clusterer: StoryClusterer;
   /** the next catch-up pass reads rows stored since this instant of the store's clock */
   storedSince: number;
+  /** the catch-up passes are over: every article stored before a snapshot's clock (less the decision TTL) is in the index */
+  caughtUp: boolean;
 }
 
 export interface StoryClusterConfig {
@@ -121,7 +136,18 @@ export interface StoryClusterConfig {
   sweepMs?: number;
   /** when catch-up passes run after the replay (ms after it; default `CATCH_UP_AFTER_MS`, the last after `DECISION_TTL_MS`); [] = none */
   catchUpAfterMs?: readonly number[];
+  /**
+   * how often the clusterer's state is written to the store (default 5 min; 0 = never), when the
+   * store keeps snapshots: a new owner loads the latest and replays only the articles stored since
+   */
+  snapshotEveryMs?: number;
 }
+
+/** Replays of more than this many articles are followed by a snapshot soon, not after `snapshotEveryMs`. */
+const SNAPSHOT_SOON_AFTER = 20_000;
+const SNAPSHOT_SOON_MS = 5_000;
+
+const yieldLoop = () => new Promise<void>((r) => setImmediate(r));
 
 const WINDOW_MS = 48 * 3_600_000;
 
@@ -130,6 +156,8 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
   const windowMs = cfg.clusterer?.windowMs ?? WINDOW_MS;
   const sweepMs = cfg.sweepMs ?? Math.min(600_000, Math.max(1_000, windowMs / 4));
   const catchUpAfterMs = cfg.store.now ? cfg.catchUpAfterMs ?? CATCH_UP_AFTER_MS : [];
+  const snapshotEveryMs = cfg.snapshotEveryMs ?? 5 * 60_000;
+  const snapshots = snapshotEveryMs > 0 && !!cfg.store.now && !!cfg.store.saveSnapshot;
   const scheduleCatchUp = (pass: number, ctx: ActorContext): void => {
     const delay = catchUpDelay(catchUpAfterMs, pass);
     if (delay !== undefined) ctx.schedule(delay, { type: 'catch-up', pass }, 'catch-up');
@@ -140,14 +168,45 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
     mailbox: { capacity: 10_000, overflow: 'backpressure' },
     async init(_key: string, ctx: ActorContext): Promise<StoryClusterState> {
       // archived stories need no keeping: they were stored as they stood when last changed
-      const clusterer = new StoryClusterer({ ...cfg.clusterer, keepArchive: false });
+      const fresh = () => new StoryClusterer({ ...cfg.clusterer, keepArchive: false });
+      let clusterer = fresh();
       // the store's clock before the replay's read: what a catch-up pass must look back to
-      const clock = catchUpAfterMs.length > 0 ? await cfg.store.now!() : 0;
+      const clock = catchUpAfterMs.length > 0 || snapshots ? await cfg.store.now!() : 0;
+      const started = Date.now();
+      // the latest snapshot, then only what was stored since its watermark
+      let replayFrom: number | undefined;
+      if (cfg.store.loadSnapshot) {
+        try {
+          const snap = await cfg.store.loadSnapshot();
+          if (snap) {
+            clusterer.restore(decodeSnapshot(snap.chunks));
+            replayFrom = snap.watermark;
+            ctx.log.info({ stories: clusterer.activeCount, articles: clusterer.articleCount, ms: Date.now() - started }, 'story index restored from its snapshot');
+          }
+        } catch (err) {
+          ctx.log.warn({ err: describeError(err) }, 'story snapshot not usable; replaying the window');
+          clusterer = fresh();
+        }
+      }
       // each article into the story it is stored in (re-scoring could file it elsewhere than its row says)
-      for (const a of await cfg.store.loadSince(ctx.now() - windowMs)) clusterer.add(a.article, a.hints, a.story_id);
+      let replayed = 0;
+      const since = ctx.now() - windowMs;
+      const addAll = (rows: readonly ClusteredArticle[]) => {
+        for (const a of rows) clusterer.add(a.article, a.hints, a.story_id);
+        replayed += rows.length;
+      };
+      if (cfg.store.pageSince) {
+        await cfg.store.pageSince(since, replayFrom, async (page) => {
+          addAll(page);
+          // a replay on the node's own thread lets timers and I/O (heartbeats, leases) run between pages
+          await yieldLoop();
+        });
+      } else addAll(await cfg.store.loadSince(since, replayFrom));
+      ctx.log.info({ replayed, from_snapshot: replayFrom !== undefined, stories: clusterer.activeCount, ms: Date.now() - started }, 'story index ready');
       ctx.schedule(sweepMs, { type: 'sweep' }, 'sweep');
       scheduleCatchUp(0, ctx);
-      return { clusterer, storedSince: storedSinceOf(clock) };
+      if (snapshots) ctx.schedule(replayFrom === undefined || replayed > SNAPSHOT_SOON_AFTER ? Math.min(snapshotEveryMs, SNAPSHOT_SOON_MS) : snapshotEveryMs, { type: 'snapshot' }, 'snapshot');
+      return { clusterer, storedSince: storedSinceOf(clock), caughtUp: catchUpAfterMs.length === 0 };
     },
     receive(state, msg, ctx): StoryClusterReply {
       switch (msg.type) {
@@ -214,8 +273,41 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
           }
           state.storedSince = Math.max(state.storedSince, msg.storedSince);
           if (added > 0) ctx.log.info({ added, pass: msg.pass }, 'story index caught up with articles stored after its replay');
+          if (catchUpDelay(catchUpAfterMs, msg.pass + 1) === undefined) state.caughtUp = true;
           scheduleCatchUp(msg.pass + 1, ctx);
           return { added };
+        }
+        case 'snapshot': {
+          void (async () => cfg.store.now!())().then(
+            (clock) => ctx.schedule<StoryClusterMsg>(0, { type: 'snapshot-take', clock }, 'snapshot-take'),
+            (err: unknown) => {
+              ctx.log.warn({ err: describeError(err) }, 'story snapshot skipped: the store is away');
+              ctx.schedule(snapshotEveryMs, { type: 'snapshot' }, 'snapshot');
+            },
+          );
+          return undefined;
+        }
+        case 'snapshot-take': {
+          // what is stored from the watermark on is replayed by whoever loads it: rows a previous owner
+          // decided stay after it until the catch-up passes have read them
+          const watermark = state.caughtUp ? storedSinceOf(msg.clock) : Math.min(state.storedSince, storedSinceOf(msg.clock));
+          const started = Date.now();
+          const chunks = encodeSnapshot(state.clusterer.snapshot());
+          const encodeMs = Date.now() - started;
+          const meta = { watermark, stories: state.clusterer.activeCount, articles: state.clusterer.articleCount };
+          const bytes = chunks.reduce((n, c) => n + c.length, 0);
+          cfg.store.saveSnapshot!(chunks, meta).then(
+            (saved) => {
+              if (!saved) return ctx.log.warn({}, 'story snapshot refused: another node owns the shard now');
+              ctx.log.info({ ...meta, bytes, encode_ms: encodeMs, ms: Date.now() - started }, 'story snapshot saved');
+              ctx.schedule(snapshotEveryMs, { type: 'snapshot' }, 'snapshot');
+            },
+            (err: unknown) => {
+              ctx.log.warn({ err: describeError(err) }, 'story snapshot not saved; the next one is due as usual');
+              ctx.schedule(snapshotEveryMs, { type: 'snapshot' }, 'snapshot');
+            },
+          );
+          return undefined;
         }
       }
     },
@@ -224,5 +316,5 @@ export function storyClusterBehaviour(cfg: StoryClusterConfig): Behaviour<StoryC
 
 /** Message type guard for routers. */
 export function isStoryClusterMsg(m: Message): m is StoryClusterMsg {
-  return m.type === 'add-batch' || m.type === 'get' || m.type === 'story-of' || m.type === 'sweep' || m.type === 'catch-up' || m.type === 'caught-up';
+  return m.type === 'add-batch' || m.type === 'get' || m.type === 'story-of' || m.type === 'sweep' || m.type === 'catch-up' || m.type === 'caught-up' || m.type === 'snapshot' || m.type === 'snapshot-take';
 }

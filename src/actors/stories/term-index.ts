@@ -53,6 +53,42 @@ export class TermIndex {
     }
   }
 
+  /**
+   * The postings as flat arrays with slots renumbered by `remap` (old slot -> new, -1: dropped),
+   * each list in its order (which decides ties between candidates): terms, then per term its
+   * slot count and slots.
+   */
+  exportPostings(remap: Int32Array): { terms: Int32Array; counts: Int32Array; slots: Int32Array } {
+    const terms: number[] = [];
+    const counts: number[] = [];
+    const slots: number[] = [];
+    for (const [term, cur] of this.postings) {
+      const list = typeof cur === 'number' ? [cur] : cur;
+      let n = 0;
+      for (const x of list) {
+        const to = x < remap.length ? remap[x]! : -1;
+        if (to < 0) continue;
+        slots.push(to);
+        n++;
+      }
+      if (n === 0) continue;
+      terms.push(term);
+      counts.push(n);
+    }
+    return { terms: Int32Array.from(terms), counts: Int32Array.from(counts), slots: Int32Array.from(slots) };
+  }
+
+  /** Replaces the postings with exported ones (see `exportPostings`). */
+  importPostings(p: { terms: Int32Array; counts: Int32Array; slots: Int32Array }): void {
+    this.postings.clear();
+    let k = 0;
+    for (let i = 0; i < p.terms.length; i++) {
+      const n = p.counts[i]!;
+      this.postings.set(p.terms[i]!, n === 1 ? p.slots[k]! : Array.from(p.slots.subarray(k, k + n)));
+      k += n;
+    }
+  }
+
   /** Live story slots sharing salient terms with the article, best IDF-weighted overlap first (at most `max`). */
   candidates(salient: Int32Array, slotCount: number, max: number): number[] {
     if (this.acc.length < slotCount) this.acc = new Float64Array(slotCount * 2);

@@ -13,6 +13,16 @@ export interface SparseVec {
 
 export const EMPTY_VEC: SparseVec = { ids: new Int32Array(0), weights: new Float32Array(0) };
 
+/** A vocabulary as plain data (`Vocabulary.export`). */
+export interface VocabularyState {
+  names: string[];
+  docs: number;
+  df: Float64Array;
+  seen: Float32Array;
+  asName: Float32Array;
+  nameMask: Uint8Array;
+}
+
 /** Term dictionary with running document frequencies (the IDF of an online stream). */
 export class Vocabulary {
   private readonly ids = new Map<string, number>();
@@ -86,6 +96,29 @@ export class Vocabulary {
    */
   get nameTerms(): Uint8Array {
     return this.nameMask;
+  }
+
+  /** The dictionary and its counts as plain data (a clusterer snapshot). */
+  export(): VocabularyState {
+    const n = this.names.length;
+    return { names: this.names.slice(), docs: this.docs, df: this.df.slice(0, n), seen: this.seen.slice(0, n), asName: this.asName.slice(0, n), nameMask: this.nameMask.slice(0, n) };
+  }
+
+  /** Replaces this dictionary with an exported one. */
+  import(s: VocabularyState): void {
+    const cap = Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, s.names.length))));
+    this.ids.clear();
+    this.names = s.names.slice();
+    for (let i = 0; i < this.names.length; i++) this.ids.set(this.names[i]!, i);
+    this.docs = s.docs;
+    this.df = new Float64Array(cap);
+    this.df.set(s.df);
+    this.seen = new Float32Array(cap);
+    this.seen.set(s.seen);
+    this.asName = new Float32Array(cap);
+    this.asName.set(s.asName);
+    this.nameMask = new Uint8Array(cap);
+    this.nameMask.set(s.nameMask);
   }
 
   /** Smoothed IDF; `prior` pseudo-documents keep the first articles of a stream from over-weighting every word. */
