@@ -20,13 +20,8 @@ export interface CoverageArticle {
   duplicate_of: string | null;
 }
 
-export interface TimelineEntry {
-  /** when the entry's article was published */
-  at: string;
-  article_id: string;
-  /** articles published in the stretch of time this entry stands for */
-  article_count: number;
-}
+export type { TimelineEntry } from '../actors/model/index.js';
+import type { TimelineEntry } from '../actors/model/index.js';
 
 export interface RegionCoverage {
   region: string;

@@ -4,3 +4,4 @@
  */
 export * from './taxonomy.js';
 export * from './feed-item.js';
+export * from './reader.js';

@@ -1,6 +1,6 @@
 import type { FeedItem } from '../../actors/store/feed-items.js';
 import type { Pool } from '../personal/pool.js';
-import type { City } from './cities.js';
+import type { LocalCity } from './cities.js';
 
 /** How a Local item is near the reader's city: the story names the city, or it is placed in its country. */
 export type Nearness = 'city' | 'country';
@@ -13,7 +13,7 @@ export type LocalItem = FeedItem & { near: Nearness };
  * coverage x authority), so Local ranks like the rest. Pools are read in the order given (the
  * city's edition, then the World edition) and a story appears once. Pure: reads the pools only.
  */
-export function localItems(pools: readonly Pool[], city: City, limit: number): LocalItem[] {
+export function localItems(pools: readonly Pool[], city: LocalCity, limit: number): LocalItem[] {
   const out: LocalItem[] = [];
   const seen = new Set<string>();
   const cityKey = `e:${city.name.toLowerCase()}`;

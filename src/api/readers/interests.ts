@@ -6,20 +6,8 @@ import { badRequest } from '../params.js';
  * (the taxonomy), publisher (id), entity and place (by name). Validation is strict and bounded,
  * so a profile stays a few hundred bytes and a hostile body costs nothing to refuse.
  */
-export interface InterestLists {
-  categories: string[];
-  entities: string[];
-  publishers: string[];
-  places: string[];
-}
-
-export interface Interests {
-  follow: InterestLists;
-  hide: InterestLists;
-}
-
-export const INTEREST_KINDS = ['categories', 'entities', 'publishers', 'places'] as const;
-export type InterestKind = (typeof INTEREST_KINDS)[number];
+export { INTEREST_KINDS, type InterestKind, type InterestLists, type Interests } from '../../actors/model/index.js';
+import { INTEREST_KINDS, type InterestKind, type InterestLists, type Interests } from '../../actors/model/index.js';
 
 /** entries per list */
 export const MAX_PER_LIST = 50;

@@ -41,7 +41,7 @@ const STORY_ENTRIES = 100;
 const HOST = /^(?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?$/;
 
 /** The absolute origin links are written against: the request's Host, https when a trusted proxy says so. */
-export function originOf(req: Request, deps: Pick<ApiDeps, 'trustProxy'>): string {
+export function publicOrigin(req: Request, deps: Pick<ApiDeps, 'trustProxy'>): string {
   const host = req.header('host');
   if (!host || !HOST.test(host)) throw new HttpError(400, 'invalid_host', 'a feed needs a valid Host header to write its links against');
   return `${viaHttps(req, deps.trustProxy) ? 'https' : 'http'}://${host}`;
@@ -80,7 +80,7 @@ function atomReply(req: Request, body: string, cacheControl: string): Reply {
 export async function storyAtom(req: Request, deps: ApiDeps, rawId: string): Promise<Reply> {
   readQuery(req.query, []);
   const id = parseId(rawId);
-  const origin = originOf(req, deps);
+  const origin = publicOrigin(req, deps);
   const [story] = await getStories(deps.sql, [id]);
   if (!story) throw new HttpError(404, 'not_found', `no such story: ${id}`);
   const rows = await storyArticles(deps.sql, id, STORY_ENTRIES);
@@ -103,7 +103,7 @@ export function registerAtomRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
     wrap(async (req) => {
       const p = readQuery(req.query, ['region', 'category', 'cursor', 'limit', 'related', 'for', 'lang']);
       if (p.has('for')) throw new HttpError(400, 'invalid_for', 'For you as Atom has a private URL of its own: POST /v1/me/feed-key issues it');
-      const origin = originOf(req, deps);
+      const origin = publicOrigin(req, deps);
       const q: FeedQuery = {
         region: parseEnum('region', p.get('region'), FEED_REGIONS, 'global'),
         category: parseEnum('category', p.get('category'), FEED_CATEGORIES, 'top'),
@@ -135,7 +135,7 @@ export function registerAtomRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       const region = parseEnum('region', p.get('region'), FEED_REGIONS, null);
       const lang = parseEnum('lang', p.get('lang'), LANGUAGES, null);
       const limit = parseLimit(p.get('limit'), 20, 1, 50);
-      const origin = originOf(req, deps);
+      const origin = publicOrigin(req, deps);
       const hits = await searchArticles(deps.sql, { q, category, region, lang, limit, now: (deps.now ?? Date.now)() });
       const view = { q, category, region, lang };
       return atomReply(req, atomFeed({
@@ -157,7 +157,7 @@ export function registerAtomRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
 function registerPrivateFeed(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   const { profiles, personal } = deps;
   if (!profiles || !personal) return;
-  const urlOf = (req: Request, key: string) => `${originOf(req, deps)}/v1/me/feed.atom?key=${key}`;
+  const urlOf = (req: Request, key: string) => `${publicOrigin(req, deps)}/v1/me/feed.atom?key=${key}`;
   router.post(
     '/v1/me/feed-key',
     wrap(async (req) => {
@@ -204,7 +204,7 @@ function registerPrivateFeed(router: Router, deps: ApiDeps, wrap: (h: Handler) =
         limit: parseLimit(p.get('limit'), 20, 1, 50),
       };
       const hideRead = parseEnum('hide_read', p.get('hide_read'), ['true', 'false'], 'false') === 'true';
-      const origin = originOf(req, deps);
+      const origin = publicOrigin(req, deps);
       const readerId = await readerOfFeedKey(deps.sql, key);
       if (readerId === null) throw new HttpError(401, 'invalid_feed_key', 'this feed key is unknown or was revoked; POST /v1/me/feed-key issues a new URL');
       const profile = await profiles.get(readerId);

@@ -12,7 +12,7 @@ export interface Editions {
 }
 
 /** The editions document, from the one taxonomy (model/taxonomy.ts): built once, it never changes while a node runs. */
-export const EDITIONS: Editions = {
+const EDITIONS_BODY: Editions = {
   regions: FEED_REGIONS.map((id) => ({ id, name: REGION_NAMES[id] })),
   categories: FEED_CATEGORIES.map((id) => ({ id, name: CATEGORY_NAMES[id] })),
   languages: LANGUAGES.map((id) => ({ id, ...LANGUAGE_NAMES[id] })),
@@ -24,7 +24,7 @@ export function registerEditionRoutes(router: Router, wrap: (h: Handler) => Hand
     '/v1/editions',
     wrap((req) => {
       readQuery(req.query, []);
-      return jsonCached(req, EDITIONS, 'public, max-age=3600');
+      return jsonCached(req, EDITIONS_BODY, 'public, max-age=3600');
     }),
   );
 }

@@ -1,5 +1,5 @@
 import { readerCity, setReaderCity } from '../../actors/store/reader-lists.js';
-import { cityById, searchCities, type City } from '../local/cities.js';
+import { cityById, searchCities, type LocalCity } from '../local/cities.js';
 import { localItems } from '../local/local.js';
 import { badRequest, parseLimit, readQuery } from '../params.js';
 import { readerOf } from '../readers/identity.js';
@@ -10,7 +10,7 @@ import { readerFor, withCookie } from './me.js';
 
 const PRIVATE = { 'cache-control': NO_STORE, vary: 'cookie, authorization' };
 
-function cityOf(raw: unknown): City {
+function cityOf(raw: unknown): LocalCity {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 100) throw badRequest('invalid_city', 'city must be a city id from GET /v1/local/cities (e.g. "fr-lyon")');
   const c = cityById(raw);
   if (!c) throw badRequest('invalid_city', `unknown city "${raw.replace(/[^\x20-\x7e]/g, '?')}"; GET /v1/local/cities?q= lists the cities by name`);
@@ -19,7 +19,7 @@ function cityOf(raw: unknown): City {
 
 /**
  * Local news (issue 24):
- *   GET /v1/local/cities?q=&limit=   cities of the gazetteer by name prefix → {items: [City]}
+ *   GET /v1/local/cities?q=&limit=   cities of the gazetteer by name prefix → {items: [LocalCity]}
  *   GET /v1/local?city=&limit=       {city, items: [FeedItem & {near}]}; without city=, the reader's
  *   GET/PUT /v1/me/local             the reader's city ({city: id | null}), kept in PostgreSQL
  * Items come from the city's edition's candidate pool and the World edition's (the stories
@@ -37,7 +37,7 @@ export function registerLocalRoutes(router: Router, deps: ApiDeps, wrap: (h: Han
       return jsonCached(req, { items: searchCities(q, parseLimit(p.get('limit'), 20, 1, 100)) }, 'public, max-age=3600');
     }),
   );
-  const local = async (city: City, limit: number) => {
+  const local = async (city: LocalCity, limit: number) => {
     const pools = await Promise.all([personal.pool(city.region, 'top'), personal.pool('global', 'top')]);
     return { city, items: localItems(pools, city, limit) };
   };

@@ -96,7 +96,7 @@ export function feedPath(region: string | null | undefined, category: string | n
 }
 
 /** A status line inside a view: loading, empty, errors. */
-export function statusLine(cls?: string): HTMLParagraphElement {
+export function statusNote(cls?: string): HTMLParagraphElement {
   return el('p', { class: 'status ' + (cls || ''), role: 'status' });
 }
 

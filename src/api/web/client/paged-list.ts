@@ -3,7 +3,7 @@
  * already shown is not shown again. Feed, search and For you are built on it.
  */
 import { api, problem, type ApiResult } from './api.js';
-import { el, onNearEnd, statusLine } from './dom.js';
+import { el, onNearEnd, statusNote } from './dom.js';
 import type { Page } from './types.js';
 
 /** A query string of the params that have a value. */
@@ -40,7 +40,7 @@ export function pagedList<T>(o: PagedListOptions<T>): PagedList {
   // #feed: the story list of the view on screen (views kept for Back are detached, so the id stays unique)
   const list = el('div', { class: 'story-list', id: 'feed' });
   const sentinel = el('div', { class: 'sentinel', 'aria-hidden': 'true' });
-  const status = statusLine();
+  const status = statusNote();
   const node = el('section', { class: 'stories', 'aria-label': o.label || 'Stories' }, list, sentinel, status);
   const seen = new Set<unknown>();
   let cursor: string | null = null;

@@ -17,7 +17,7 @@ import { savedView } from './saved-view.js';
 import { searchView } from './search-view.js';
 import { storyView } from './story-view.js';
 import { CATEGORIES, FEED_CATEGORIES, FEED_REGIONS, categoryName, regionName } from './taxonomy.js';
-import { missingView, type Route, type View, type ViewContext } from './view.js';
+import { missingView, type ViewRoute, type View, type ViewContext } from './view.js';
 
 const KEEP_VIEWS = 8;
 
@@ -26,7 +26,7 @@ function pick<T extends string>(v: string | null, list: readonly T[], dflt: T): 
 }
 
 /** The view a URL names. */
-export function routeOf(loc: Location): Route {
+export function routeOf(loc: Location): ViewRoute {
   const p = new URLSearchParams(loc.search);
   // the edition is in the URL (none = the World edition), so a shared link shows what its sender saw
   const region = pick(p.get('region'), FEED_REGIONS, 'global');
@@ -51,7 +51,7 @@ export function routeOf(loc: Location): Route {
 interface Entry {
   key: string | undefined;
   url: string;
-  route: Route;
+  route: ViewRoute;
   view: View;
   scrollY: number;
 }
@@ -67,7 +67,7 @@ function newKey(): string {
   return Math.random().toString(36).slice(2, 10);
 }
 
-function build(route: Route, revalidate: boolean): View {
+function build(route: ViewRoute, revalidate: boolean): View {
   const ctx: ViewContext = {
     revalidate,
     setTitle: (t) => (document.title = t + ' · newsagg'),
@@ -91,7 +91,7 @@ function build(route: Route, revalidate: boolean): View {
 }
 
 /** Nav state: the section tab, edition menu and search box say where the reader is. */
-function markNav(route: Route): void {
+function markNav(route: ViewRoute): void {
   const active = route.name === 'feed' ? route.category : route.name === 'foryou' ? 'for-you' : route.name === 'saved' ? 'saved' : route.name === 'local' ? 'local' : route.name === 'story' ? route.category || null : null;
   for (const a of document.querySelectorAll<HTMLAnchorElement>('#sections a')) {
     const v = a.dataset.section;
@@ -105,7 +105,7 @@ function markNav(route: Route): void {
   else if (document.activeElement !== q) q.value = '';
 }
 
-function announce(route: Route): void {
+function announce(route: ViewRoute): void {
   const detail = {
     region: route.region,
     category: route.name === 'feed' ? route.category : 'top',

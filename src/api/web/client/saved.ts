@@ -70,7 +70,7 @@ export function saveButton(storyId: string): HTMLButtonElement {
 }
 
 /** Marks a story read (Full Coverage opened); failures are not the reader's concern. */
-export function markRead(storyId: string): void {
+export function markStoryRead(storyId: string): void {
   void api('/v1/me/read/' + encodeURIComponent(storyId), { method: 'PUT' });
 }
 

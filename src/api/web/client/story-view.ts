@@ -8,7 +8,7 @@ import { api, problem } from './api.js';
 import { articleRow, miniCard, source } from './cards.js';
 import { articleLink, el, feedPath, plural, thumb, timeEl, type Child } from './dom.js';
 import { storyAlertControl } from './push.js';
-import { markRead, saveButton } from './saved.js';
+import { markStoryRead, saveButton } from './saved.js';
 import { categoryName, regionName } from './taxonomy.js';
 import type { RegionGroup, StoryArticle, StoryPage, TimelineEntry } from './types.js';
 import type { RouteOf, View, ViewContext } from './view.js';
@@ -93,7 +93,7 @@ export function storyView(route: RouteOf<'story'>, ctx: ViewContext): View {
         timeEl(s.first_seen), ' · updated ', timeEl(s.updated_at)),
       el('div', { class: 'story-actions' }, saveButton(s.id), storyAlertControl(s.id)));
     // opening Full Coverage is reading the story (For you may hide it: hide_read)
-    markRead(s.id);
+    markStoryRead(s.id);
     const parts: Node[] = [head];
     if (lead) parts.push(leadBlock(lead));
     if (d.timeline && d.timeline.length > 1) parts.push(section('cov-timeline', 'Timeline', timelineList(d.timeline, byId)));

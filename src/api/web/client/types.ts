@@ -40,11 +40,8 @@ export interface StoryArticle {
   duplicate_of: string | null;
 }
 
-export interface TimelineEntry {
-  article_id: string;
-  at: string;
-  article_count: number;
-}
+export type { TimelineEntry } from '../../../actors/model/index.js';
+import type { TimelineEntry } from '../../../actors/model/index.js';
 
 export interface RegionGroup {
   region: string;
@@ -93,14 +90,8 @@ export interface CatalogueAdded {
   offered: number;
 }
 
-export type InterestKind = 'categories' | 'publishers' | 'entities' | 'places';
-export type InterestSet = Record<InterestKind, string[]>;
-
-/** `GET` and `PUT /v1/me`: what a reader follows and hides. */
-export interface Interests {
-  follow: InterestSet;
-  hide: InterestSet;
-}
+/** `GET` and `PUT /v1/me`: what a reader follows and hides (the model's own types). */
+export type { InterestKind, InterestLists as InterestSet, Interests } from '../../../actors/model/index.js';
 
 /** A row of `GET /v1/publishers` (admin). */
 export interface PublisherHealth {

@@ -5,7 +5,7 @@
 import { el } from './dom.js';
 import type { FeedCategory, FeedRegion } from './taxonomy.js';
 
-export type Route =
+export type ViewRoute =
   | { name: 'feed'; region: FeedRegion; category: FeedCategory }
   | { name: 'search'; region: FeedRegion; q: string }
   | { name: 'story'; region: FeedRegion; id: string; /** the story's section, once loaded */ category?: string }
@@ -15,7 +15,7 @@ export type Route =
   | { name: 'admin'; region: FeedRegion }
   | { name: 'missing'; region: FeedRegion };
 
-export type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
+export type RouteOf<N extends ViewRoute['name']> = Extract<ViewRoute, { name: N }>;
 
 export interface View {
   node: HTMLElement;
