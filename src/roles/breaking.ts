@@ -78,6 +78,7 @@ export function breakingComponent(opts: {
             minBaseline: cfg.breakingMinBaseline,
             baselineShare: cfg.breakingBaselineShare,
             maxArticles: 200_000,
+            earlyShare: cfg.breakingEarlyShare,
             cooldownMs: cfg.breakingCooldownMinutes * 60_000,
             accelerateMs: cfg.breakingAccelerateMinutes * 60_000,
             accelerateIntervalMs: cfg.breakingAccelerateIntervalSeconds * 1000,

@@ -145,4 +145,23 @@ describe('the BreakingDetector actor', () => {
       expect((await second.active()).length > 0, `recount ${recount}`).toBe(recount);
     }
   });
+
+  it('polls the likely publishers faster once while a story rises halfway to a spike, before any alert', async () => {
+    const w = world();
+    w.write('quake', 13);
+    await w.step(500);
+    expect(await w.active()).toEqual([]);
+    expect(w.announced).toEqual([]);
+    expect(w.accelerated).toEqual([{ regions: ['apac'], until: T0 + 500 + 30 * MIN }]);
+    // still rising: not told again
+    w.write('quake', 2);
+    await w.step(500);
+    expect(w.accelerated).toHaveLength(1);
+    // then it breaks: announced, and its publishers told again (their deadline moves on)
+    w.write('quake', 15);
+    await w.step(500);
+    expect(await w.active()).toEqual(['quake']);
+    expect(w.announced).toEqual([{ story: 'quake', active: true }]);
+    expect(w.accelerated).toHaveLength(2);
+  });
 });

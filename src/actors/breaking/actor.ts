@@ -72,6 +72,8 @@ export interface BreakingState {
   flushScheduled: boolean;
   /** when each active story's row was last written */
   savedAt: Map<string, number>;
+  /** rising stories whose publishers were accelerated early, and when (bounded, pruned on tick) */
+  early: Map<string, number>;
 }
 
 const REGIONS_KEPT = 50_000;
@@ -104,7 +106,20 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
     state.pending.clear();
     const now = deps.now();
     for (const a of await deps.loadArticles(ids, now - horizon)) observe(state.detector, a, now);
-    const spikes = state.detector.evaluate(now);
+    const { spikes, rising } = state.detector.evaluateAll(now);
+    // a story halfway to a spike: the publishers likely to cover it are polled faster already, so
+    // the rest of a burst on polled feeds arrives within a minute or so instead of their next poll
+    for (const story of rising) {
+      if (state.active.has(story) || state.early.has(story)) continue;
+      state.early.set(story, now);
+      if (state.early.size > REGIONS_KEPT) state.early.delete(state.early.keys().next().value as string);
+      const regions = state.regions.get(story) ?? [];
+      const affected = await affectedBy({ story, regions }, now).catch(() => regions);
+      await deps.accelerate(affected, cfg.accelerateIntervalMs, now + cfg.accelerateMs, story).then(
+        (n) => ctx.log.info({ story_id: story, regions: affected, publishers: n }, 'publishers accelerated early: a story is rising'),
+        (err: unknown) => ctx.log.warn({ err: describeError(err), story_id: story }, 'accelerating publishers failed'),
+      );
+    }
     if (spikes.length === 0) return;
     const outcome = applySpikes(state.active, spikes, now, (id) => state.regions.get(id) ?? []);
     // a story keeps spiking while it breaks: its row is rewritten at most once a minute
@@ -129,7 +144,7 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
   }
 
   /** Where a story that starts breaking happens: the places its articles of the window name. */
-  async function affectedBy(b: ActiveBreaking, now: number): Promise<string[]> {
+  async function affectedBy(b: { story: string; regions: string[] }, now: number): Promise<string[]> {
     const counts = new Map<string, number>();
     const articles = await deps.loadArticles([b.story], now - cfg.windowMs);
     for (const a of articles) for (const p of (Array.isArray(a.places) ? a.places : []).slice(0, 2)) counts.set(p, (counts.get(p) ?? 0) + 1);
@@ -139,6 +154,7 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
   async function tick(state: BreakingState, ctx: ActorContext): Promise<void> {
     const now = deps.now();
     state.detector.prune(now);
+    for (const [id, at] of state.early) if (now - at >= cfg.accelerateMs) state.early.delete(id);
     const ended = coolDown(state.active, now, cfg.cooldownMs);
     if (ended.length > 0) {
       try {
@@ -179,7 +195,7 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
         // oldest first, as they arrived; the next flush evaluates what they fill
         for (let i = recent.length - 1; i >= 0; i--) observe(detector, recent[i]!, now);
       }
-      return { detector, active, regions: new Map(), pending: new Set(), flushScheduled: false, savedAt: new Map() };
+      return { detector, active, regions: new Map(), pending: new Set(), flushScheduled: false, savedAt: new Map(), early: new Map() };
     },
     async receive(state, msg, ctx): Promise<BreakingReply> {
       switch (msg.type) {
