@@ -60,6 +60,7 @@ export async function run(): Promise<Figures> {
     let banner: number | null = null;
     let at80: number | null = null;
     let atAll: number | null = null;
+    let lastSaid = Date.now();
     const deadline = Date.now() + TIMEOUT_S * 1000;
     while (Date.now() < deadline) {
       await sleep(250);
@@ -75,6 +76,10 @@ export async function run(): Promise<Figures> {
         if (rows[0]) banner = rows[0].since;
       }
       const now = Date.now();
+      if (now - lastSaid >= 30_000) {
+        lastSaid = now;
+        console.log(`  ${Math.round((now - first) / 1000)} s after the first publication: ${stored}/${burst.schedule.length} stored, banner ${banner === null ? 'not yet' : `at ${Math.round((banner - first) / 1000)} s`}`);
+      }
       if (at80 === null && stored >= 0.8 * burst.schedule.length) at80 = now;
       if (atAll === null && stored >= burst.schedule.length) atAll = now;
       if (banner !== null && atAll !== null) break;
