@@ -12,7 +12,8 @@
  * pushed), and the moment 80 % (and all) of the event's articles are stored. The publishers that
  * covered the event's region or topic in the last day are then polled every 60 s for 30 minutes;
  * `NEWSAGG_BENCH_BREAKING_ACCELERATE=0` runs the same without acceleration (an interval of a day)
- * for the baseline.
+ * for the baseline, `NEWSAGG_BENCH_BREAKING_EARLY_SHARE=1` with acceleration only once the story
+ * breaks (none while it rises).
  *
  * Sizes: NEWSAGG_BENCH_BREAKING_PUBLISHERS (150), _BURST (40), _WITHIN_S (60), _WARMUP_S (60),
  * _TIMEOUT_S (900: gives up waiting for the 80 % after this long).
@@ -20,6 +21,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { canonicalUrl } from '../src/actors/dedup/canonical-url.js';
 import { resolveConfig } from '../src/config.js';
 import { startNode } from '../src/node.js';
 import { componentsFor } from '../src/roles/index.js';
@@ -33,6 +35,7 @@ const WITHIN_S = Number(env.NEWSAGG_BENCH_BREAKING_WITHIN_S ?? 60);
 const WARMUP_S = Number(env.NEWSAGG_BENCH_BREAKING_WARMUP_S ?? 60);
 const TIMEOUT_S = Number(env.NEWSAGG_BENCH_BREAKING_TIMEOUT_S ?? 900);
 const ACCELERATE = env.NEWSAGG_BENCH_BREAKING_ACCELERATE !== '0';
+const EARLY_SHARE = env.NEWSAGG_BENCH_BREAKING_EARLY_SHARE;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function run(): Promise<Figures> {
@@ -40,7 +43,7 @@ export async function run(): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'newsagg-bench-breaking-'));
   const config = resolveConfig(
     ['--port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--demo', '--demo-url', sim.url, '--log-level', 'warn', '--workers', '1',
-      ...(ACCELERATE ? [] : ['--breaking-accelerate-interval-seconds', '86400'])],
+      ...(ACCELERATE ? [] : ['--breaking-accelerate-interval-seconds', '86400']), ...(EARLY_SHARE ? ['--breaking-early-share', EARLY_SHARE] : [])],
     {},
   );
   const node = await startNode(config, { components: componentsFor(config) });
@@ -64,7 +67,8 @@ export async function run(): Promise<Figures> {
     const deadline = Date.now() + TIMEOUT_S * 1000;
     while (Date.now() < deadline) {
       await sleep(250);
-      if (urls.length < burst.schedule.length) urls = sim.truth().items.filter((i) => i.event_id === burst.event_id).map((i) => i.url);
+      // as stored: canonical (the simulator's http links become https)
+      if (urls.length < burst.schedule.length) urls = sim.truth().items.filter((i) => i.event_id === burst.event_id).map((i) => canonicalUrl(i.url));
       if (urls.length === 0) continue;
       const stored = await count('SELECT count(DISTINCT url)::int AS n FROM articles WHERE url = ANY($1::text[])', [urls]);
       if (banner === null) {
@@ -90,6 +94,7 @@ export async function run(): Promise<Figures> {
     const secs = (t: number | null) => (t === null ? -1 : Math.round((t - first) / 100) / 10);
     return {
       accelerate: ACCELERATE,
+      early_share: config.breakingEarlyShare,
       publishers: PUBLISHERS,
       publishers_polled_before_burst: polled,
       articles_before_burst: before,
