@@ -67,10 +67,10 @@ export async function run(): Promise<Figures> {
     const deadline = Date.now() + TIMEOUT_S * 1000;
     while (Date.now() < deadline) {
       await sleep(250);
-      // as stored: canonical (the simulator's http links become https)
-      if (urls.length < burst.schedule.length) urls = sim.truth().items.filter((i) => i.event_id === burst.event_id).map((i) => canonicalUrl(i.url));
+      // stored under their link, or its canonical form
+      if (urls.length < 2 * burst.schedule.length) urls = sim.truth().items.filter((i) => i.event_id === burst.event_id).flatMap((i) => [i.url, canonicalUrl(i.url)]);
       if (urls.length === 0) continue;
-      const stored = await count('SELECT count(DISTINCT url)::int AS n FROM articles WHERE url = ANY($1::text[])', [urls]);
+      const stored = await count('SELECT count(DISTINCT url_hash)::int AS n FROM articles WHERE url = ANY($1::text[])', [urls]);
       if (banner === null) {
         const { rows } = await node.sql.query<{ since: number }>(
           `SELECT (extract(epoch from since) * 1000)::float8 AS since FROM breaking_stories
