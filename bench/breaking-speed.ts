@@ -82,7 +82,8 @@ export async function run(): Promise<Figures> {
       const now = Date.now();
       if (now - lastSaid >= 30_000) {
         lastSaid = now;
-        console.log(`  ${Math.round((now - first) / 1000)} s after the first publication: ${stored}/${burst.schedule.length} stored, banner ${banner === null ? 'not yet' : `at ${Math.round((banner - first) / 1000)} s`}`);
+        const since = await count('SELECT count(*)::int AS n FROM articles') - before;
+        console.log(`  ${Math.round((now - first) / 1000)} s after the first publication: ${stored}/${burst.schedule.length} stored (${since} articles of any event since the burst), banner ${banner === null ? 'not yet' : `at ${Math.round((banner - first) / 1000)} s`}`);
       }
       if (at80 === null && stored >= 0.8 * burst.schedule.length) at80 = now;
       if (atAll === null && stored >= burst.schedule.length) atAll = now;
