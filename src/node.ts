@@ -33,7 +33,7 @@ export interface Component {
 }
 
 /** The kinds of sharded state a cluster spreads over its nodes (`newsagg_owned_shards{kind}`). */
-export const SHARD_KINDS = ['publisher', 'dedup', 'story'] as const;
+export const SHARD_KINDS = ['publisher', 'dedup', 'story', 'breaking'] as const;
 
 export interface Node {
   readonly config: Config;

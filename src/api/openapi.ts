@@ -151,6 +151,7 @@ const schemas: Record<string, Schema> = {
     circuit_reason: strOrNull, websub_hub: strOrNull,
     entries_skipped: { type: 'integer', description: 'new feed entries left out on purpose since the publisher was added: published before the retention period (--retention-days), or past the most entries read from one document (8,192)' },
     owner: { type: ['string', 'null'], description: 'id of the node polling this publisher (--node-id; in a cluster, the owner of its publisher shard); null when no node polls it' },
+    accelerated_until: { ...dateTimeOrNull, description: 'polled faster for breaking news (every --breaking-accelerate-interval-seconds, or slower where many accelerated feeds share its host) until this instant: it covered the breaking story\'s region or topic in the last day; null when not accelerated' },
   }),
   PublisherPage: obj({ items: { type: 'array', items: ref('Publisher') }, next_cursor: strOrNull }),
   RejectedArticle: obj({

@@ -10,12 +10,14 @@ import type { Component, Node } from '../node.js';
 
 /**
  * Shard counts of a cluster: every node must use the same. Publishers are hashed into 64
- * shards (a node joining or leaving moves about 1/n of them). Dedup and stories are one shard
- * each: the dedup coordinator numbers articles (handles stored with their fingerprints) and the
- * story clusterer holds the active stories, so each lives on exactly one node and every process
- * node asks it, which gives the same answers whether one node or three processed the articles.
+ * shards (a node joining or leaving moves about 1/n of them). Dedup, stories and breaking news
+ * are one shard each: the dedup coordinator numbers articles (handles stored with their
+ * fingerprints), the story clusterer holds the active stories and the breaking detector the
+ * counts of every process node's stories, so each lives on exactly one node and every process
+ * node asks (or tells) it, which gives the same answers whether one node or three processed the
+ * articles.
  */
-export const CLUSTER_KINDS = { publisher: { shards: 64 }, dedup: { shards: 1 }, story: { shards: 1 } } as const;
+export const CLUSTER_KINDS = { publisher: { shards: 64 }, dedup: { shards: 1 }, story: { shards: 1 }, breaking: { shards: 1 } } as const;
 
 /** The one address of each singleton shard kind (the owner's local route serves it). */
 export const DEDUP_OWNER: Address = 'dedup-owner/0';
@@ -74,7 +76,7 @@ export function askFenced<R, M extends Message = Message>(route: Route, to: Addr
 /**
  * The node's place in a cluster: transport, membership (heartbeats), leases and shard
  * ownership over NATS. A node takes the shard kinds its roles run (`ingest`: publisher shards,
- * `process`: dedup and story); an `api`-only node takes none but still knows who owns what.
+ * `process`: dedup, story and breaking); an `api`-only node takes none but still knows who owns what.
  */
 export function clusterComponent(): ClusterComponent {
   let wiring: ClusterWiring | null = null;
@@ -88,7 +90,7 @@ export function clusterComponent(): ClusterComponent {
       log = node.log;
       if (!node.nats) return;
       const roles = new Set<string>(node.config.roles);
-      const takes = [...(roles.has('ingest') ? ['publisher'] : []), ...(roles.has('process') ? ['dedup', 'story'] : [])];
+      const takes = [...(roles.has('ingest') ? ['publisher'] : []), ...(roles.has('process') ? ['dedup', 'story', 'breaking'] : [])];
       const c = await openCluster({ nodeId: node.nodeId, nats: node.nats, kinds: CLUSTER_KINDS, takes, fences: new SqlShardFences(node.sql), log: node.log });
       cluster = c;
       serveSystem(node.system, c.transport, { here });

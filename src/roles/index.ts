@@ -63,7 +63,7 @@ export function componentsFor(config: Config): Component[] {
     out.push(ingest);
     if (roles.has('process')) {
       // live story events and breaking-news detection follow the stories this node writes
-      out.push(activityComponent({ ingest }), breakingComponent({ ingest, tellPublisher }), maintenanceComponent());
+      out.push(activityComponent({ ingest }), breakingComponent({ ingest, tellPublisher, cluster, hostMinIntervalMs: () => fetcher.get().crawlDelayMs }), maintenanceComponent());
     }
     if (roles.has('ingest')) {
       // the catalogue first: it only fills a database that has no publishers at all

@@ -15,10 +15,10 @@ const REGION: Record<string, string> = { AU: 'apac', FR: 'eu' };
  * the articles table is an array, the breaking table a map (the SQL behind them has its own
  * tests through the node), announcements and accelerations are logs.
  */
-function world(opts: { rows?: Map<string, BreakingRow>; failLoads?: { n: number } } = {}) {
-  const clock = new ManualClock(T0);
+function world(opts: { rows?: Map<string, BreakingRow>; failLoads?: { n: number }; articles?: RecentArticle[]; recount?: boolean; start?: number } = {}) {
+  const clock = new ManualClock(opts.start ?? T0);
   const system = new ActorSystem({ clock, askTimeoutMs: 60_000 });
-  const articles: RecentArticle[] = [];
+  const articles: RecentArticle[] = opts.articles ?? [];
   const rows = opts.rows ?? new Map<string, BreakingRow>();
   const announced: { story: string; active: boolean }[] = [];
   const accelerated: { regions: string[]; until: number }[] = [];
@@ -34,6 +34,7 @@ function world(opts: { rows?: Map<string, BreakingRow>; failLoads?: { n: number 
       return articles.filter((a) => ids.includes(a.story_id) && a.published_at >= since);
     },
     loadActive: async () => [...rows.values()].filter((r) => r.ended_at === null),
+    ...(opts.recount ? { loadRecent: async (since: number, limit: number) => articles.filter((a) => a.ingested_at >= since).reverse().slice(0, limit) } : {}),
     save: async (list) => {
       saves.push(list.map((r) => r.story_id));
       for (const r of list) rows.set(r.story_id, { ...r, since: rows.get(r.story_id)?.since ?? r.since });
@@ -50,6 +51,7 @@ function world(opts: { rows?: Map<string, BreakingRow>; failLoads?: { n: number 
   system.spawn(BREAKING_DETECTOR);
   let seq = 0;
   const write = (story: string, publishers: number, places: string[] = ['AU']) => {
+    seq = articles.length;
     for (let i = 0; i < publishers; i++) {
       articles.push({ id: `a${++seq}`, story_id: story, publisher_id: `p${seq}`, published_at: clock.now() - 1000, ingested_at: clock.now(), entities: [], places });
     }
@@ -72,7 +74,7 @@ describe('the BreakingDetector actor', () => {
     await w.step(500);
     expect(await w.active()).toEqual(['quake']);
     expect(w.announced).toEqual([{ story: 'quake', active: true }]);
-    // the places name Australia: its edition's tier-1 publishers, for 30 minutes
+    // the places name Australia: the publishers of its edition (or topic), for 30 minutes
     expect(w.accelerated).toEqual([{ regions: ['apac'], until: T0 + 500 + 30 * MIN }]);
     expect(w.rows.get('quake')).toMatchObject({ since: T0 + 500, ended_at: null, regions: ['us', 'apac'], signal: 's:quake', publishers: 30 });
     w.write('quake', 10);
@@ -125,5 +127,41 @@ describe('the BreakingDetector actor', () => {
     await w.step(5_000);
     expect(await w.active()).toEqual(['quake']);
     expect(w.announced).toEqual([{ story: 'quake', active: true }]);
+  });
+
+  it('counts again what was stored lately when it starts (a node taking the shard over), so a burst under way is not forgotten', async () => {
+    for (const recount of [false, true]) {
+      const articles: RecentArticle[] = [];
+      const first = world({ articles });
+      // fifteen outlets on Australia under one story: not yet a spike
+      first.write('quake-a', 15);
+      await first.step(500);
+      expect(await first.active()).toEqual([]);
+      await first.system.shutdown();
+      // the new owner hears of fifteen more under another story; only together do they spike (place AU)
+      const second = world({ articles, recount, start: T0 + 1_000 });
+      second.write('quake-b', 15);
+      await second.step(500);
+      expect((await second.active()).length > 0, `recount ${recount}`).toBe(recount);
+    }
+  });
+
+  it('polls the likely publishers faster once while a story rises halfway to a spike, before any alert', async () => {
+    const w = world();
+    w.write('quake', 13);
+    await w.step(500);
+    expect(await w.active()).toEqual([]);
+    expect(w.announced).toEqual([]);
+    expect(w.accelerated).toEqual([{ regions: ['apac'], until: T0 + 500 + 30 * MIN }]);
+    // still rising: not told again
+    w.write('quake', 2);
+    await w.step(500);
+    expect(w.accelerated).toHaveLength(1);
+    // then it breaks: announced, and its publishers told again (their deadline moves on)
+    w.write('quake', 15);
+    await w.step(500);
+    expect(await w.active()).toEqual(['quake']);
+    expect(w.announced).toEqual([{ story: 'quake', active: true }]);
+    expect(w.accelerated).toHaveLength(2);
   });
 });

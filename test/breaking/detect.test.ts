@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DETECTOR, isSpike, keysOf, SpikeDetector, type DetectorConfig, type Observation } from '../../src/actors/breaking/detect.js';
+import { DEFAULT_DETECTOR, isRising, isSpike, keysOf, SpikeDetector, type DetectorConfig, type Observation } from '../../src/actors/breaking/detect.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2025-03-01T12:00:00Z');
@@ -39,6 +39,38 @@ describe('isSpike', () => {
     const low: DetectorConfig = { ...cfg, minBaseline: 1, baselineShare: 0, minPublishers: 8 };
     expect(isSpike({ publishers: 7, own: 0, global: 0 }, low).spike).toBe(false);
     expect(isSpike({ publishers: 8, own: 0, global: 0 }, low).spike).toBe(true);
+  });
+});
+
+describe('isRising', () => {
+  const cfg = DEFAULT_DETECTOR;
+  it.each([
+    // publishers, own rate, all articles per window -> rising (halfway to a spike by both tests, not a spike)
+    [12, 0, 0, true],
+    [11, 0, 0, false],
+    [23, 0, 0, true],
+    [24, 0, 0, false],
+    [18, 12, 0, true],
+    [17, 12, 0, false],
+    [37, 0, 1000, false],
+    [38, 0, 1000, true],
+  ])('%i publishers, own %f, all %f -> %s', (publishers, own, global, rising) => {
+    expect(isRising({ publishers, own, global }, cfg)).toBe(rising);
+  });
+
+  it('is off at a share of 1, and never below two publishers', () => {
+    expect(isRising({ publishers: 20, own: 0, global: 0 }, { ...cfg, earlyShare: 1 })).toBe(false);
+    const low: DetectorConfig = { ...cfg, minBaseline: 0.1, baselineShare: 0, minPublishers: 1 };
+    expect(isRising({ publishers: 1, own: 0, global: 0 }, { ...low, minPublishers: 3 })).toBe(false);
+  });
+
+  it('a detector reports a rising story apart from the spikes, by its own key only', () => {
+    const det = new SpikeDetector(DEFAULT_DETECTOR);
+    for (const o of burst('rise', 13, 13, T0, MIN, ['e:someone'])) det.observe(o, T0);
+    for (const o of burst('big', 30, 30, T0, MIN)) det.observe(o, T0);
+    const r = det.evaluateAll(T0);
+    expect(r.spikes.map((s) => s.story)).toEqual(['big']);
+    expect(r.rising).toEqual(['rise']);
   });
 });
 

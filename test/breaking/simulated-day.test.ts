@@ -9,8 +9,9 @@ const MIN = 60_000;
 /**
  * The detector with its default settings over a simulated day of the demo's world (300
  * publishers at four times their rates), with every event its own story and the event's people,
- * organisations, city and country as its keys: a normal day raises nothing, a staged burst
- * becomes breaking within minutes. (The node test runs the real pipeline; this one runs a day.)
+ * organisations, city and country as its keys: a normal day raises nothing (no alert, and no
+ * story rising far enough to poll its publishers early), a staged burst becomes breaking within
+ * minutes. (The node test runs the real pipeline; this one runs a day.)
  */
 async function day(seed: string, opts: { burstAtMin?: number; publishers?: number; rateScale?: number; minutes?: number } = {}) {
   const sim = await startSimulator({ publishers: opts.publishers ?? 300, seed, now: () => T0, rateScale: opts.rateScale ?? 4, websub: false });
@@ -31,27 +32,33 @@ async function day(seed: string, opts: { burstAtMin?: number; publishers?: numbe
     };
     for (const it of items) if (it.published_at <= T0) observe(it, T0);
     const spikes: (Spike & { minute: number })[] = [];
+    const rising: { story: string; minute: number }[] = [];
     for (let m = 0; m < minutes.length; m++) {
       const now = T0 + (m + 1) * MIN;
       for (const it of minutes[m]!) observe(it, now);
-      for (const s of det.evaluate(now)) spikes.push({ ...s, minute: m });
+      const r = det.evaluateAll(now);
+      for (const s of r.spikes) spikes.push({ ...s, minute: m });
+      for (const story of r.rising) rising.push({ story, minute: m });
       if (m % 10 === 0) det.prune(now);
     }
-    return { spikes, burstEvent, articles: items.length };
+    return { spikes, rising, burstEvent, articles: items.length };
   } finally {
     await sim.close();
   }
 }
 
 describe('breaking detection over a simulated day', { timeout: 180_000 }, () => {
-  it.each(['day-1', 'day-2'])('a normal day (seed %s) raises no alert', async (seed) => {
-    const { spikes, articles } = await day(seed);
+  it.each(['day-1', 'day-2'])('a normal day (seed %s) raises no alert, and accelerates no publisher early', async (seed) => {
+    const { spikes, rising, articles } = await day(seed);
     expect(articles).toBeGreaterThan(40_000);
     expect(spikes).toEqual([]);
+    expect(rising).toEqual([]);
   });
 
   it('a burst of 50 outlets on one event within two minutes is breaking within those minutes, and nothing else is', async () => {
-    const { spikes, burstEvent } = await day('day-3', { burstAtMin: 360, minutes: 480 });
+    const { spikes, rising, burstEvent } = await day('day-3', { burstAtMin: 360, minutes: 480 });
+    expect(new Set(rising.map((r) => r.story)).size).toBeLessThanOrEqual(1);
+    for (const r of rising) expect(r.story).toBe(burstEvent);
     expect(spikes.length).toBeGreaterThan(0);
     expect(new Set(spikes.map((s) => s.story))).toEqual(new Set([burstEvent]));
     expect(spikes[0]!.minute).toBeGreaterThanOrEqual(360);

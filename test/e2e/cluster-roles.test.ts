@@ -64,6 +64,7 @@ describe('roles on NATS', { timeout: 300_000 }, () => {
     await until('the ingest node owning every publisher shard', async () => ((await ownedShards(ing, 'publisher')) === 64 ? true : null), 60_000);
     expect(await ownedShards(ing, 'dedup')).toBe(0);
     expect(await ownedShards(ing, 'story')).toBe(0);
+    expect(await ownedShards(ing, 'breaking')).toBe(0);
     // every feed polled, and every publisher's articles acknowledged by the log (validators moved on)
     const store = new SqlPublisherStore(db.sql, Date.now, Math.random);
     await until('every feed polled and acknowledged by the log', async () => {
@@ -82,6 +83,7 @@ describe('roles on NATS', { timeout: 300_000 }, () => {
     expect(await stored()).toBe(total);
     expect(await ownedShards(proc, 'dedup')).toBe(1);
     expect(await ownedShards(proc, 'story')).toBe(1);
+    expect(await ownedShards(proc, 'breaking')).toBe(1);
     expect(await ownedShards(proc, 'publisher')).toBe(0);
     const owner = await owners(proc);
     expect(new Set(owner.values())).toEqual(new Set(['ing']));

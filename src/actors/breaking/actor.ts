@@ -8,8 +8,8 @@ import { keysOf, SpikeDetector, type DetectorConfig } from './detect.js';
  * BreakingDetector (`breaking/0`): told which stories the ingest pipeline wrote, it reads their
  * recent articles, counts them in sliding windows (detect.ts) and keeps the set of breaking
  * stories (breaking-set.ts). A story that starts breaking is saved, announced (WebSocket topics
- * `breaking` and `breaking:{region}`, feed caches invalidated) and its region's tier-1
- * publishers are polled faster for a while; it cools down after `cooldownMs` without a spike.
+ * `breaking` and `breaking:{region}`, feed caches invalidated) and the publishers likely to
+ * cover it (acceleration.ts) are polled faster for a while; it cools down after `cooldownMs` without a spike.
  * Effects and the clock are injected; `init` reloads the active set, so a restart neither forgets
  * nor re-announces a breaking story.
  */
@@ -46,13 +46,19 @@ export interface BreakingDeps {
   /** articles of these stories published since `since` */
   loadArticles(storyIds: string[], since: number): Promise<RecentArticle[]>;
   loadActive(): Promise<BreakingRow[]>;
+  /**
+   * the articles stored since `since` (newest first, at most `limit`), counted again by a
+   * detector that starts (a restart, or a node taking the breaking shard over), so a burst under
+   * way is not forgotten
+   */
+  loadRecent?(since: number, limit: number): Promise<RecentArticle[]>;
   save(rows: BreakingRow[]): Promise<void>;
   end(storyIds: string[], at: number): Promise<void>;
   pruneEnded(before: number): Promise<void>;
   /** the edition of an ISO place code */
   regionOfPlace(place: string): string;
-  /** polls the tier-1 publishers of these editions faster until `until`; how many were told */
-  accelerate(regions: string[], intervalMs: number, until: number): Promise<number>;
+  /** polls the publishers likely to cover this story (of these editions or its topic) faster until `until`; how many were told */
+  accelerate(regions: string[], intervalMs: number, until: number, story: string): Promise<number>;
   /** tells subscribers and feed caches that a story started (`active`) or stopped breaking */
   announce(b: ActiveBreaking, active: boolean): Promise<void>;
 }
@@ -66,6 +72,8 @@ export interface BreakingState {
   flushScheduled: boolean;
   /** when each active story's row was last written */
   savedAt: Map<string, number>;
+  /** rising stories whose publishers were accelerated early, and when (bounded, pruned on tick) */
+  early: Map<string, number>;
 }
 
 const REGIONS_KEPT = 50_000;
@@ -77,6 +85,12 @@ function toRow(b: ActiveBreaking): BreakingRow {
     story_id: b.story, since: b.since, last_spike_at: b.lastSpikeAt, ended_at: null, regions: b.regions,
     signal: b.spike.key, articles: b.spike.articles, publishers: b.spike.publishers, baseline: b.spike.baseline,
   };
+}
+
+function observe(detector: SpikeDetector, a: RecentArticle, now: number): void {
+  const places = Array.isArray(a.places) ? a.places : [];
+  const keys = keysOf(Array.isArray(a.entities) ? a.entities : [], places);
+  detector.observe({ id: a.id, story: a.story_id, publisher: a.publisher_id, at: Math.min(a.published_at, a.ingested_at), keys }, now);
 }
 
 export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, BreakingMsg> {
@@ -91,12 +105,21 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
     const ids = [...state.pending];
     state.pending.clear();
     const now = deps.now();
-    for (const a of await deps.loadArticles(ids, now - horizon)) {
-      const places = Array.isArray(a.places) ? a.places : [];
-      const keys = keysOf(Array.isArray(a.entities) ? a.entities : [], places);
-      state.detector.observe({ id: a.id, story: a.story_id, publisher: a.publisher_id, at: Math.min(a.published_at, a.ingested_at), keys }, now);
+    for (const a of await deps.loadArticles(ids, now - horizon)) observe(state.detector, a, now);
+    const { spikes, rising } = state.detector.evaluateAll(now);
+    // a story halfway to a spike: the publishers likely to cover it are polled faster already, so
+    // the rest of a burst on polled feeds arrives within a minute or so instead of their next poll
+    for (const story of rising) {
+      if (state.active.has(story) || state.early.has(story)) continue;
+      state.early.set(story, now);
+      if (state.early.size > REGIONS_KEPT) state.early.delete(state.early.keys().next().value as string);
+      const regions = state.regions.get(story) ?? [];
+      const affected = await affectedBy({ story, regions }, now).catch(() => regions);
+      await deps.accelerate(affected, cfg.accelerateIntervalMs, now + cfg.accelerateMs, story).then(
+        (n) => ctx.log.info({ story_id: story, regions: affected, publishers: n }, 'publishers accelerated early: a story is rising'),
+        (err: unknown) => ctx.log.warn({ err: describeError(err), story_id: story }, 'accelerating publishers failed'),
+      );
     }
-    const spikes = state.detector.evaluate(now);
     if (spikes.length === 0) return;
     const outcome = applySpikes(state.active, spikes, now, (id) => state.regions.get(id) ?? []);
     // a story keeps spiking while it breaks: its row is rewritten at most once a minute
@@ -112,8 +135,8 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
     for (const b of outcome.started) {
       ctx.log.info({ story_id: b.story, signal: b.spike.key, articles: b.spike.articles, publishers: b.spike.publishers, baseline: b.spike.baseline }, 'breaking story');
       const affected = await affectedBy(b, now).catch(() => b.regions);
-      await deps.accelerate(affected, cfg.accelerateIntervalMs, now + cfg.accelerateMs).then(
-        (n) => ctx.log.info({ story_id: b.story, regions: affected, publishers: n }, 'tier-1 publishers accelerated'),
+      await deps.accelerate(affected, cfg.accelerateIntervalMs, now + cfg.accelerateMs, b.story).then(
+        (n) => ctx.log.info({ story_id: b.story, regions: affected, publishers: n }, 'publishers accelerated'),
         (err: unknown) => ctx.log.warn({ err: describeError(err), story_id: b.story }, 'accelerating publishers failed'),
       );
       await deps.announce(b, true).catch((err: unknown) => ctx.log.warn({ err: describeError(err), story_id: b.story }, 'breaking announcement failed'));
@@ -121,7 +144,7 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
   }
 
   /** Where a story that starts breaking happens: the places its articles of the window name. */
-  async function affectedBy(b: ActiveBreaking, now: number): Promise<string[]> {
+  async function affectedBy(b: { story: string; regions: string[] }, now: number): Promise<string[]> {
     const counts = new Map<string, number>();
     const articles = await deps.loadArticles([b.story], now - cfg.windowMs);
     for (const a of articles) for (const p of (Array.isArray(a.places) ? a.places : []).slice(0, 2)) counts.set(p, (counts.get(p) ?? 0) + 1);
@@ -131,6 +154,7 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
   async function tick(state: BreakingState, ctx: ActorContext): Promise<void> {
     const now = deps.now();
     state.detector.prune(now);
+    for (const [id, at] of state.early) if (now - at >= cfg.accelerateMs) state.early.delete(id);
     const ended = coolDown(state.active, now, cfg.cooldownMs);
     if (ended.length > 0) {
       try {
@@ -161,7 +185,17 @@ export function breakingBehaviour(deps: BreakingDeps): Behaviour<BreakingState, 
         });
       }
       ctx.schedule(tickMs, { type: 'tick' }, 'tick');
-      return { detector: new SpikeDetector(cfg), active, regions: new Map(), pending: new Set(), flushScheduled: false, savedAt: new Map() };
+      const detector = new SpikeDetector(cfg);
+      if (deps.loadRecent) {
+        const now = deps.now();
+        const recent = await deps.loadRecent(now - horizon, cfg.maxArticles).catch((err: unknown) => {
+          ctx.log.warn({ err: describeError(err) }, 'recent articles not recounted');
+          return [] as RecentArticle[];
+        });
+        // oldest first, as they arrived; the next flush evaluates what they fill
+        for (let i = recent.length - 1; i >= 0; i--) observe(detector, recent[i]!, now);
+      }
+      return { detector, active, regions: new Map(), pending: new Set(), flushScheduled: false, savedAt: new Map(), early: new Map() };
     },
     async receive(state, msg, ctx): Promise<BreakingReply> {
       switch (msg.type) {

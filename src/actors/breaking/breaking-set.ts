@@ -54,7 +54,7 @@ export function coolDown(active: Map<string, ActiveBreaking>, now: number, coold
 }
 
 /**
- * The editions whose tier-1 publishers are polled faster: where the story happens (the regions of
+ * The editions whose publishers are polled faster: where the story happens (the regions of
  * the places at least a quarter of its articles name), else the editions that carry it.
  */
 export function affectedRegions(placeCounts: ReadonlyMap<string, number>, articles: number, regionOfPlace: (place: string) => string, carriedIn: readonly string[]): string[] {

@@ -39,6 +39,11 @@ export interface DetectorConfig {
   baselineShare: number;
   /** articles remembered (for duplicates and publishers); the oldest go first beyond this */
   maxArticles: number;
+  /**
+   * a story is *rising* when its own publishers in the window reach this share of what a spike
+   * needs (default 0.5): its likely publishers are polled faster before it breaks (1 = only then)
+   */
+  earlyShare?: number;
 }
 
 export const DEFAULT_DETECTOR: DetectorConfig = {
@@ -50,6 +55,7 @@ export const DEFAULT_DETECTOR: DetectorConfig = {
   minBaseline: 8,
   baselineShare: 0.025,
   maxArticles: 200_000,
+  earlyShare: 0.5,
 };
 
 /** One stored article as the detector sees it. */
@@ -112,6 +118,17 @@ interface KeyState {
 export function isSpike(s: { publishers: number; own: number; global: number }, cfg: DetectorConfig): { spike: boolean; baseline: number } {
   const baseline = Math.max(s.own, cfg.minBaseline, cfg.baselineShare * s.global);
   return { spike: s.publishers >= cfg.minPublishers && s.publishers >= cfg.ratio * baseline, baseline };
+}
+
+/**
+ * Whether a story key is rising: halfway (`earlyShare`) to a spike by both of a spike's tests,
+ * not yet a spike.
+ */
+export function isRising(s: { publishers: number; own: number; global: number }, cfg: DetectorConfig): boolean {
+  const share = cfg.earlyShare ?? 1;
+  if (share >= 1) return false;
+  const baseline = Math.max(s.own, cfg.minBaseline, cfg.baselineShare * s.global);
+  return s.publishers >= Math.max(2, share * cfg.minPublishers) && s.publishers >= share * cfg.ratio * baseline && !isSpike(s, cfg).spike;
 }
 
 /**
@@ -201,20 +218,32 @@ export class SpikeDetector {
 
   /** Spikes among the keys that got articles since the last call, strongest per story first. */
   evaluate(now: number): Spike[] {
+    return this.evaluateAll(now).spikes;
+  }
+
+  /** Spikes (as `evaluate`), and the stories rising towards one (their own key halfway there, see `isRising`). */
+  evaluateAll(now: number): { spikes: Spike[]; rising: string[] } {
     const dirty = this.dirty;
     this.dirty = new Set();
     const byStory = new Map<string, Spike>();
+    const rising: string[] = [];
     for (const key of dirty) {
       const st = this.stats(key, now);
       if (st.story === null) continue;
       const d = isSpike(st, this.cfg);
-      if (!d.spike) continue;
+      if (!d.spike) {
+        if (key.startsWith('s:') && isRising(st, this.cfg)) rising.push(key.slice(2));
+        continue;
+      }
       const story = key.startsWith('s:') ? key.slice(2) : st.story;
       const spike: Spike = { story, key, articles: st.articles, publishers: st.publishers, baseline: Math.round(d.baseline * 100) / 100 };
       const prev = byStory.get(story);
       if (!prev || spike.publishers / spike.baseline > prev.publishers / prev.baseline) byStory.set(story, spike);
     }
-    return [...byStory.values()].sort((a, b) => b.publishers / b.baseline - a.publishers / a.baseline);
+    return {
+      spikes: [...byStory.values()].sort((a, b) => b.publishers / b.baseline - a.publishers / a.baseline),
+      rising: rising.filter((id) => !byStory.has(id)).sort(),
+    };
   }
 
   /** Drops buckets, keys and articles older than the window plus the baseline. */

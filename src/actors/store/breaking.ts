@@ -1,3 +1,4 @@
+import type { CoverageCandidate } from '../breaking/acceleration.js';
 import type { Sql } from '../../runtime/sql.js';
 
 /** A breaking story as stored (migration 18). Times are epoch ms. */
@@ -84,15 +85,38 @@ export async function recentStoryArticles(sql: Sql, storyIds: readonly string[],
 }
 
 /**
- * The highest-tier publishers (`tier` 1) of these editions, at most `limit`; `global` stands for
- * publishers without an edition. Their ids, for accelerated polling while a story breaks.
+ * The articles (with a story) stored since `since` (ms), newest first, at most `limit`: what a
+ * detector that starts counts again. Through the BRIN index on `ingested_at`.
  */
-export async function tierOnePublishers(sql: Sql, regions: readonly string[], limit: number): Promise<string[]> {
-  if (regions.length === 0) return [];
-  const { rows } = await sql.query<{ id: string }>(
-    `SELECT id FROM publishers WHERE tier = 1 AND (region = ANY($1::text[]) OR ($2 AND (region IS NULL OR region = 'global')))
-      ORDER BY id LIMIT $3`,
-    [regions, regions.includes('global'), limit],
+export async function recentArticles(sql: Sql, since: number, limit: number): Promise<RecentArticle[]> {
+  const { rows } = await sql.query<RecentArticle>(
+    `SELECT id, story_id, publisher_id, ${ms('published_at')}, ${ms('ingested_at')}, entities, places
+       FROM articles WHERE ingested_at >= to_timestamp($1 / 1000.0) AND story_id IS NOT NULL
+      ORDER BY ingested_at DESC LIMIT $2`,
+    [since, limit],
   );
-  return rows.map((r) => r.id);
+  return rows;
+}
+
+/**
+ * The publishers that wrote about these editions or this category since `since` (ms), with how
+ * many articles of each and their feed's health: the candidates for accelerated polling while a
+ * story breaks (acceleration.ts picks among them). `global` stands for articles without an edition.
+ * Reads the day's articles through the BRIN index on `ingested_at`; once per story that starts breaking.
+ */
+export async function coverageCandidates(sql: Sql, regions: readonly string[], category: string | null, since: number): Promise<CoverageCandidate[]> {
+  if (regions.length === 0 && category === null) return [];
+  const { rows } = await sql.query<{ id: string; feed_url: string; circuit: string; circuit_reason: string | null; region_n: number; topic_n: number }>(
+    `SELECT p.id, p.feed_url, p.circuit, p.circuit_reason, c.region_n, c.topic_n
+       FROM (SELECT publisher_id,
+                    count(*) FILTER (WHERE region = ANY($1::text[]) OR ($2 AND region IS NULL))::int AS region_n,
+                    count(*) FILTER (WHERE category = $3)::int AS topic_n
+               FROM articles
+              WHERE ingested_at >= to_timestamp($4 / 1000.0)
+                AND (region = ANY($1::text[]) OR ($2 AND region IS NULL) OR category = $3)
+              GROUP BY publisher_id) c
+       JOIN publishers p ON p.id = c.publisher_id`,
+    [regions, regions.includes('global'), category, since],
+  );
+  return rows.map((r) => ({ id: r.id, feedUrl: r.feed_url, circuit: r.circuit, lastError: r.circuit_reason, regionArticles: r.region_n, topicArticles: r.topic_n }));
 }

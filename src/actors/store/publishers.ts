@@ -22,6 +22,8 @@ export interface PublisherRow {
   websub_hub: string | null;
   /** new entries left out on purpose (older than retention, past the document limit), from the actor's state */
   entries_skipped: number;
+  /** polled faster for breaking news until then (ISO-8601), from the actor's state; null when not (or no longer) */
+  accelerated_until: string | null;
 }
 
 const COLS = `id, name, feed_url, site_url, country, region, category, tier,
@@ -30,7 +32,9 @@ const COLS = `id, name, feed_url, site_url, country, region, category, tier,
   to_char(next_poll_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS next_poll_at,
   not_modified_count::int AS not_modified_count, fetch_count::int AS fetch_count, article_count::int AS article_count,
   consecutive_failures AS failures, circuit, circuit_reason, websub_hub,
-  CASE WHEN jsonb_typeof(state->'skipped') = 'number' THEN (state->>'skipped')::numeric::int ELSE 0 END AS entries_skipped`;
+  CASE WHEN jsonb_typeof(state->'skipped') = 'number' THEN (state->>'skipped')::numeric::int ELSE 0 END AS entries_skipped,
+  CASE WHEN jsonb_typeof(state->'accelUntil') = 'number' AND (state->>'accelUntil')::float8 > extract(epoch from now()) * 1000
+    THEN to_char(to_timestamp((state->>'accelUntil')::float8 / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END AS accelerated_until`;
 
 export interface NewPublisher {
   id: string;

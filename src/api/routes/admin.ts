@@ -145,6 +145,7 @@ export function publicPublisher(p: PublisherRow, ownerOf?: (id: string) => strin
     tier: p.tier, last_polled_at: p.last_polled_at, last_success_at: p.last_success_at, next_poll_at: p.next_poll_at,
     not_modified_count: p.not_modified_count, fetch_count: p.fetch_count, article_count: p.article_count, failures: p.failures,
     circuit: p.circuit, circuit_reason: p.circuit_reason, websub_hub: p.websub_hub, entries_skipped: p.entries_skipped, owner: ownerOf?.(p.id) ?? null,
+    accelerated_until: p.accelerated_until ?? null,
   };
 }
 

@@ -27,6 +27,11 @@ function health(p: PublisherHealth): { cls: string; text: string } {
   return { cls: 'ok', text: 'OK' };
 }
 
+/** a publisher polled faster while a story it likely covers is breaking: until when */
+const accelerated = (iso: string | null) =>
+  iso && Date.parse(iso) > Date.now()
+    ? el('div', { class: 'accel-badge', title: 'Polled faster for breaking news until ' + new Date(iso).toLocaleString(), text: 'Breaking: fast until ' + new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) })
+    : null;
 const when = (iso: string | null) => (iso ? el('time', { datetime: iso, title: new Date(iso).toLocaleString(), text: relative(iso) }) : el('span', { class: 'muted', text: '—' }));
 
 export function adminView(): View {
@@ -138,7 +143,7 @@ export function adminView(): View {
       el('td', {}, el('span', { class: 'health ' + h.cls, text: h.text })),
       el('td', { class: 'error-cell', text: p.circuit_reason || '' }),
       el('td', {}, when(p.last_success_at)),
-      el('td', {}, when(p.next_poll_at)),
+      el('td', {}, when(p.next_poll_at), accelerated(p.accelerated_until ?? null)),
       el('td', { class: 'num', text: String(p.article_count) },
         skipped > 0 ? el('div', { class: 'muted', title: 'new entries left out on purpose: published before the retention period, or past the most entries read from one document', text: skipped + ' skipped' }) : null),
       el('td', { text: p.owner || '' }),

@@ -106,6 +106,8 @@ export interface PublisherHealth {
   article_count: number;
   entries_skipped?: number;
   owner?: string | null;
+  /** polled faster for breaking news until then; null when not */
+  accelerated_until?: string | null;
 }
 
 /** `POST /v1/publishers`. */
