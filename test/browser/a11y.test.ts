@@ -14,7 +14,8 @@ declare const window: any;
 /**
  * WCAG 2.1 A and AA on every page: axe-core (all its rules of those levels, injected as in
  * contrast.test.ts) finds no serious or critical violation on the front page, Full Coverage,
- * search, For you, Saved and admin, in light and in dark, nor with the shortcuts dialog open;
+ * search, For you, Saved and admin, in light and in dark, nor with the shortcuts dialog or the
+ * offline notice open;
  * and every control of the front page is reached with Tab.
  */
 const TOKEN = 'a11y-admin-token-0123456789abcdef';
@@ -79,6 +80,10 @@ describe.skipIf(!chromiumAvailable)('accessibility of the web UI (axe-core, head
       await page.locator('#help [role="dialog"]').waitFor({ state: 'visible' });
       found.push(...await violations(page, '/ (shortcuts)'));
       await page.keyboard.press('Escape');
+      // the offline notice, as the browser going offline shows it
+      await page.evaluate(() => window.dispatchEvent(new Event('offline')));
+      await page.locator('#offline').waitFor({ state: 'visible' });
+      found.push(...await violations(page, '/ (offline notice)'));
 
       await page.locator(`.story[data-story-id="${QUAKE.id}"] button.save-story`).click();
       await page.waitForFunction((id: string) => document.querySelector(`.story[data-story-id="${id}"] button.save-story`)?.getAttribute('aria-pressed') === 'true', QUAKE.id);

@@ -8,6 +8,7 @@ import { QUAKE, chromiumAvailable, launch, seedNewsroom } from './fixtures.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 declare const navigator: any;
+declare const window: any;
 
 /**
  * The app a person keeps: keyboard shortcuts (j/k/o, /, ? and Escape, none while typing), the
@@ -52,7 +53,7 @@ describe.skipIf(!chromiumAvailable)('the web app: shortcuts, manifest, offline (
     expect(await focusedId()).toBe(ids[2]);
     await page.keyboard.press('k');
     expect(await focusedId()).toBe(ids[1]);
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    const outline = await page.evaluate(() => window.getComputedStyle(document.activeElement).outlineStyle);
     expect(outline).toBe('solid');
     await page.keyboard.press('o');
     await page.waitForURL(new RegExp('/story/' + ids[1] + '$'));
