@@ -13,7 +13,8 @@ declare const window: any;
 /**
  * The app a person keeps: keyboard shortcuts (j/k/o, /, ? and Escape, none while typing), the
  * web app manifest, and offline reading through the service worker (the last front page and the
- * saved stories after the network is gone, with the offline notice).
+ * saved stories after the network is gone, and a saved story's Full Coverage page opened before,
+ * with the offline notice).
  */
 describe.skipIf(!chromiumAvailable)('the web app: shortcuts, manifest, offline (headless Chromium)', { timeout: 60_000 }, () => {
   let db: TestDb;
@@ -121,6 +122,8 @@ describe.skipIf(!chromiumAvailable)('the web app: shortcuts, manifest, offline (
     const ids = await cardIds();
     await page.locator(`.story[data-story-id="${QUAKE.id}"] button.save-story`).click();
     await page.waitForFunction((id: string) => document.querySelector(`.story[data-story-id="${id}"] button.save-story`)?.getAttribute('aria-pressed') === 'true', QUAKE.id);
+    await page.goto(api.url + '/story/' + QUAKE.id);
+    await page.waitForSelector('.all-articles li');
     await page.goto(api.url + '/saved');
     await page.waitForFunction(() => document.querySelectorAll('.saved-list > [data-story-id]').length === 1);
     expect(await page.locator('#offline').isHidden()).toBe(true);
@@ -139,11 +142,18 @@ describe.skipIf(!chromiumAvailable)('the web app: shortcuts, manifest, offline (
       await page.waitForFunction(() => document.querySelectorAll('.saved-list > [data-story-id]').length === 1);
       expect(await page.$$eval('.saved-list > [data-story-id]', (els) => els.map((e) => e.getAttribute('data-story-id')))).toEqual([QUAKE.id]);
       await page.locator('#offline').waitFor({ state: 'visible' });
+      // the saved story's Full Coverage page, opened once online, opens offline too
+      await page.locator(`.saved-list .story[data-story-id="${QUAKE.id}"] a.full-coverage`).click();
+      await page.waitForSelector('.all-articles li');
+      expect(await page.textContent('.story-head h1')).toBe(QUAKE.title);
+      // a page never kept says it cannot be reached, with the notice still there
+      await page.goto(api.url + '/?category=sports');
+      await page.locator('#offline').waitFor({ state: 'visible' });
     } finally {
       await ctx.setOffline(false);
     }
     // back online: a fresh answer takes the notice away
-    await page.reload();
+    await page.goto(api.url + '/saved');
     await page.waitForFunction(() => document.querySelectorAll('.saved-list > [data-story-id]').length === 1);
     await page.locator('#offline').waitFor({ state: 'hidden' });
     expect(pageErrors).toEqual([]);
