@@ -264,7 +264,9 @@ export const openApiDocument = {
         responses: { 204: { description: 'stopped (also when nothing matched)' }, 401: badToken, ...common },
       },
     },
-    '/sw.js': { get: { summary: 'The service worker that shows push alerts and opens their story', responses: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: str } } } } } },
+    '/sw.js': { get: { summary: 'The service worker: shows push alerts and opens their story, and keeps the shell, the last front pages and the saved stories for reading offline', responses: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: str } } } } } },
+    '/manifest.webmanifest': { get: { summary: 'The web app manifest (name, icon, start URL, standalone display, theme colours)', responses: { 200: { description: 'Web app manifest', content: { 'application/manifest+json': { schema: { type: 'object' } } } } } } },
+    '/icon.svg': { get: { summary: "The app's icon (scalable)", responses: { 200: { description: 'SVG', content: { 'image/svg+xml': { schema: str } } } } } },
     '/v1/articles/{id}': {
       get: { summary: 'An article with related articles of its story', parameters: [pathId('article id')], responses: { 200: ok('ArticleDetail'), 404: error('no such article'), ...common } },
     },

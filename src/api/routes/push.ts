@@ -1,5 +1,4 @@
 import { PushEndpointError, type PushSubscriptions } from '../../actors/push/index.js';
-import { etagOf } from '../hot-cache.js';
 import { readQuery } from '../params.js';
 import { parsePushBody, PUSH_BODY_LIMIT, type PushDefaults } from '../push/request.js';
 import { readerOf } from '../readers/identity.js';
@@ -7,9 +6,8 @@ import { emptyLists } from '../readers/interests.js';
 import { checkKnownInterests } from '../readers/known.js';
 import { HttpError, json, type Handler, type Request } from '../reply.js';
 import type { Router } from '../router.js';
-import { NO_STORE, cachedReply, jsonCached, type ApiDeps } from './common.js';
+import { NO_STORE, jsonCached, type ApiDeps } from './common.js';
 import { readerFor, withCookie } from './me.js';
-import { webClientFile } from './web.js';
 
 /** What the push routes need from the push component. */
 export interface PushRoutesDeps {
@@ -24,8 +22,9 @@ const PRIVATE = { 'cache-control': NO_STORE, vary: 'cookie, authorization' };
 /**
  * Push alerts (README *Push alerts*): `GET /v1/push/key` (the VAPID public key a browser
  * subscribes with), `GET`/`POST`/`DELETE /v1/me/push` (the reader's subscriptions: list, add or
- * replace one, remove one or all, or the one a notification's stop URL names), and `/sw.js`, the
- * service worker that shows the notifications.
+ * replace one, remove one or all, or the one a notification's stop URL names). The service worker
+ * that shows the notifications (`/sw.js`) is served by the web routes, push or not: it also keeps
+ * the app readable offline.
  */
 export function registerPushRoutes(router: Router, deps: ApiDeps, wrap: (h: Handler) => Handler): void {
   const push = deps.push;
@@ -86,10 +85,6 @@ export function registerPushRoutes(router: Router, deps: ApiDeps, wrap: (h: Hand
       return { status: 204, headers: PRIVATE };
     }),
   );
-  // the service worker: at the root so its scope is the whole app; revalidated on every check
-  const sw = webClientFile('sw.js');
-  const swTag = etagOf(sw);
-  router.get('/sw.js', wrap((req) => (readQuery(req.query, []), cachedReply(req, sw, swTag, 'no-cache', 'text/javascript; charset=utf-8'))));
 }
 
 async function smallJson(req: Request): Promise<unknown> {

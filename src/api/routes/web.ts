@@ -4,6 +4,7 @@ import { readQuery } from '../params.js';
 import type { Handler, Reply, Request } from '../reply.js';
 import type { Router } from '../router.js';
 import { loadWebClient, type WebBuild } from '../web/bundle.js';
+import { ICON_SVG, MANIFEST_JSON } from '../web/manifest.js';
 import { INDEX_HTML } from '../web/page.js';
 import { cachedReply } from './common.js';
 
@@ -32,7 +33,7 @@ function webClient(): WebBuild {
   return client;
 }
 
-/** Files served by the routes that own them, not here: the service worker (push routes, when push is on). */
+/** Files served with a cache policy of their own: the service worker (checked for updates on every registration). */
 const SERVED_ELSEWHERE = new Set(['sw.js']);
 
 /** A file of the bundled client by name (`sw.js`), for the routes that serve it themselves. */
@@ -66,7 +67,11 @@ function asset(body: string, type: string, version: string): (req: Request) => R
   };
 }
 
-/** The web UI: the shell at every app path, the client's bundles (`/app.js`, `/live.js`, `/app.css`, their source maps; `/sw.js` is the push routes'). */
+/**
+ * The web UI: the shell at every app path, the client's bundles (`/app.js`, `/live.js`, `/app.css`,
+ * their source maps), the service worker (`/sw.js`, at the root so its scope is the whole app;
+ * revalidated on every check), the web app manifest and its icon.
+ */
 export function registerWebRoutes(router: Router, wrap: (h: Handler) => Handler): void {
   const v = webVersion();
   const shell = INDEX_HTML.replaceAll('__V__', v);
@@ -78,6 +83,15 @@ export function registerWebRoutes(router: Router, wrap: (h: Handler) => Handler)
     const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
     if (type !== undefined && !SERVED_ELSEWHERE.has(name)) router.get(`/${name}`, wrap(asset(body, type, v)));
   }
+  const sw = webClient().files.get('sw.js');
+  if (sw !== undefined) {
+    const swTag = etagOf(sw);
+    router.get('/sw.js', wrap((req) => withSecurity(cachedReply(req, sw, swTag, 'no-cache', TYPES.js!))));
+  }
+  const manifestTag = etagOf(MANIFEST_JSON);
+  router.get('/manifest.webmanifest', wrap((req) => withSecurity(cachedReply(req, MANIFEST_JSON, manifestTag, SHORT_CACHE, 'application/manifest+json; charset=utf-8'))));
+  const iconTag = etagOf(ICON_SVG);
+  router.get('/icon.svg', wrap((req) => withSecurity(cachedReply(req, ICON_SVG, iconTag, 'public, max-age=86400', 'image/svg+xml'))));
   // browsers ask for it on their own; without one every page view logs a 404 in the console
   router.get('/favicon.ico', wrap(() => ({ status: 204, headers: { 'cache-control': 'public, max-age=86400' } })));
 }

@@ -18,6 +18,10 @@ export const INDEX_HTML = `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>newsagg</title>
 <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='4' fill='%234285f4'/%3E%3Cpath d='M16 0v16H0z' fill='%23ea4335'/%3E%3C/svg%3E">
+<link rel="manifest" href="/manifest.webmanifest">
+<meta name="theme-color" content="#1a5fd6" media="(prefers-color-scheme: light)">
+<meta name="theme-color" content="#111315" media="(prefers-color-scheme: dark)">
+<link rel="apple-touch-icon" href="/icon.svg">
 <link rel="stylesheet" href="/app.css?v=__V__">
 <script type="module" src="/live.js?v=__V__"></script>
 <script type="module" src="/app.js?v=__V__"></script>
@@ -35,13 +39,14 @@ export const INDEX_HTML = `<!doctype html>
   <nav id="sections" class="sections" aria-label="Sections"></nav>
 </header>
 <button id="new-stories" type="button" hidden></button>
+<div id="offline" class="offline" role="status" aria-live="polite" hidden></div>
 <main id="main">
   <div id="breaking" role="status" aria-live="polite" hidden></div>
   <div id="view"><noscript><p class="status">newsagg's reader needs JavaScript. The JSON API is at /v1/feed.</p></noscript></div>
 </main>
 <footer class="site-foot">
   <span>newsagg: stories from many publishers, grouped, with Full Coverage. Headlines link to their publishers.</span>
-  <span><a href="/admin" data-nav>Sources</a> · <a href="/v1/openapi.json">API</a></span>
+  <span><a href="/admin" data-nav>Sources</a> · <a href="/v1/openapi.json">API</a> · <button id="shortcuts" class="link-button" type="button" aria-haspopup="dialog">Keyboard shortcuts (?)</button></span>
 </footer>
 </body>
 </html>

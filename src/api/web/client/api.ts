@@ -31,6 +31,11 @@ export interface ApiError {
 export const ADMIN_TOKEN_KEY = 'newsagg_admin_token';
 export const adminToken = (): string => sessionStorage.getItem(ADMIN_TOKEN_KEY) || '';
 
+/** Tells the page whether the network answered (`newsagg:network`, detail `{online}`): the offline notice listens. */
+function network(online: boolean): void {
+  document.dispatchEvent(new CustomEvent('newsagg:network', { detail: { online } }));
+}
+
 /** A JSON request: {ok, status, body}. Never throws. */
 export async function api<T>(url: string, opts?: ApiOptions): Promise<ApiResult<T>> {
   const o = opts ?? {};
@@ -47,8 +52,10 @@ export async function api<T>(url: string, opts?: ApiOptions): Promise<ApiResult<
   try {
     const r = await fetch(url, { method: o.method || 'GET', headers, body, credentials: 'same-origin', cache: o.cache || 'default' });
     const data = r.status === 204 ? null : ((await r.json().catch(() => null)) as T | null);
+    network(r.headers.get('x-newsagg-offline') !== '1');
     return { ok: r.ok, status: r.status, body: data };
   } catch {
+    network(false);
     return { ok: false, status: 0, body: null };
   }
 }

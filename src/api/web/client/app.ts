@@ -1,12 +1,17 @@
 /**
- * The web client's entry (bundled as `/app.js`): keeps relative times current and starts the
+ * The web client's entry (bundled as `/app.js`): keeps relative times current, wires the
+ * keyboard shortcuts and the offline notice (registering the service worker), and starts the
  * router, which shows the view the URL names. The live module (`/live.js`) is a bundle of its
  * own; the two talk only through the page (see router.ts and live.ts).
  */
 import { startClock } from './dom.js';
+import { startShortcuts } from './keys.js';
+import { startOffline } from './offline.js';
 import { startRouter } from './router.js';
 import { startSaveShortcut } from './saved.js';
 
 startClock();
 startSaveShortcut();
+startShortcuts();
+startOffline();
 startRouter();

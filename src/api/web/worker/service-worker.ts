@@ -4,8 +4,10 @@
  * encrypted: title, body, the story's path, a tag per story and a stop URL), opens or focuses the
  * story page on a click, and offers "Stop these alerts", which calls the stop URL and unsubscribes
  * the browser. When the browser renews a subscription, the new one is posted with the old one's
- * preferences. Only same-origin paths are ever opened or called.
+ * preferences. Only same-origin paths are ever opened or called. It also keeps the app readable
+ * offline: the shell, the bundles, the last front pages and the saved stories (see offline.ts).
  */
+import { keepKey, networkFirst } from './offline.js';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -49,6 +51,12 @@ function ours(path: string): URL | null {
 
 sw.addEventListener('install', () => { sw.skipWaiting(); });
 sw.addEventListener('activate', (event) => { event.waitUntil(sw.clients.claim()); });
+
+sw.addEventListener('fetch', (event) => {
+  const key = keepKey(event.request, sw.location.origin);
+  if (key === null) return;
+  event.respondWith(networkFirst(event.request, key, (p) => event.waitUntil(p)));
+});
 
 sw.addEventListener('push', (event) => {
   let d: Payload = {};
