@@ -314,7 +314,7 @@ const flagSpecs: Record<string, FlagSpec> = Object.fromEntries(
 /** Splits argv into option values (util.parseArgs); throws ConfigError on unknown flags or positionals. */
 function parseArgv(argv: readonly string[]): Map<keyof Options, string | boolean> {
   if (argv.includes('--')) throw new ConfigError('unexpected argument "--" (see --help)');
-  const args = readArgs(argv, flagSpecs);
+  const args = readArgs(argv, flagSpecs, 0, true);
   if (typeof args === 'string') {
     const stray = /^unexpected argument (.*)$/.exec(args);
     if (stray) throw new ConfigError(`unexpected argument "${stray[1]}" (see --help)`);

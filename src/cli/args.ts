@@ -17,7 +17,8 @@ export interface ReadArgs {
   positionals: string[];
 }
 
-export function readArgs(argv: readonly string[], flags: Record<string, FlagSpec>, maxPositionals = 0): ReadArgs | string {
+/** `allowEmpty`: an empty value given as its own argument (`--x ''`) is passed on for the caller to judge. */
+export function readArgs(argv: readonly string[], flags: Record<string, FlagSpec>, maxPositionals = 0, allowEmpty = false): ReadArgs | string {
   const options = Object.fromEntries(Object.entries(flags).map(([k, f]) => [k, f.short ? { type: f.type, short: f.short } : { type: f.type }]));
   let parsed: ReadArgs;
   try {
@@ -27,7 +28,8 @@ export function readArgs(argv: readonly string[], flags: Record<string, FlagSpec
   }
   if (parsed.positionals.length > maxPositionals) return `unexpected argument ${parsed.positionals[maxPositionals]}`;
   for (const [k, f] of Object.entries(flags)) {
-    if (f.type === 'string' && parsed.values[k] === '') return `--${k} needs ${f.needs ?? 'a value'}`;
+    if (f.type !== 'string' || parsed.values[k] !== '') continue;
+    if (!allowEmpty || argv.includes(`--${k}=`)) return `--${k} needs ${f.needs ?? 'a value'}`;
   }
   return parsed;
 }
