@@ -6,12 +6,11 @@
  * the page (see router.ts and live.ts).
  */
 import { startClock } from './dom.js';
-import { startLanguage } from './i18n.js';
 import { startShortcuts } from './keys.js';
 import { startOffline } from './offline.js';
 import { startRouter } from './router.js';
 import { startSaveShortcut } from './saved.js';
-import { startShell } from './shell.js';
+import { startLanguage, startShell } from './shell.js';
 
 startLanguage();
 startShell();

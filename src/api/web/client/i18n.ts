@@ -3,8 +3,8 @@
  * `t(key, params)` with `{name}` placeholders, `tn(key, count)` for counts (the `_one`/`_other`
  * forms, chosen by Intl.PluralRules of the language). The language is the reader's saved choice
  * (localStorage `newsagg.lang`), else the browser's (navigator.language), else English; the
- * footer's picker saves a choice and reloads the page, so every view is drawn again in it.
- * `<html lang>` follows. Pure at import (the catalogue test imports it in node).
+ * footer's picker saves a choice and reloads the page, so every view is drawn again in it
+ * (shell.ts, which also sets `<html lang>`). Pure, no DOM: the catalogue test imports it in node.
  */
 import { CATEGORY_NAMES, REGION_NAMES } from '../../../actors/model/index.js';
 import { en, type MessageKey } from './messages/en.js';
@@ -67,29 +67,4 @@ export function sectionName(c: string): string | undefined {
 /** An edition's name in the current language. */
 export function editionName(r: string): string | undefined {
   return Object.hasOwn(NAMES[lang].regions, r) ? NAMES[lang].regions[r] : undefined;
-}
-
-function saved(): string | null {
-  try {
-    return localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
-/** Chooses the language (saved, else browser, else English) and sets `<html lang>`. */
-export function startLanguage(): void {
-  const browser = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
-  setLanguage(pickLanguage(saved(), browser));
-  document.documentElement.lang = lang;
-}
-
-/** Saves a choice and draws the page again in it. */
-export function chooseLanguage(l: UiLanguage): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, l);
-  } catch {
-    /* private mode: the choice lasts this page only */
-  }
-  location.reload();
 }
