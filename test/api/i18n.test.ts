@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FEED_CATEGORIES, FEED_REGIONS } from '../../src/actors/model/index.js';
 import { CATALOGUES, UI_LANGUAGES, editionName, format, pickLanguage, sectionName, setLanguage, t, tn } from '../../src/api/web/client/i18n.js';
 import { en } from '../../src/api/web/client/messages/en.js';
+import { LIVE_MESSAGES, liveCount } from '../../src/api/web/client/messages/live.js';
 import { FR_CATEGORY_NAMES, FR_REGION_NAMES, fr } from '../../src/api/web/client/messages/fr.js';
 
 /** The web interface's message catalogue (src/api/web/client/messages): pure, in node. */
@@ -29,6 +30,14 @@ describe('the interface message catalogue', () => {
       if (k.endsWith('_one')) expect(Object.hasOwn(en, k.replace(/_one$/, '_other')), k).toBe(true);
       if (k.endsWith('_other')) expect(Object.hasOwn(en, k.replace(/_other$/, '_one')), k).toBe(true);
     }
+  });
+
+  it("the live module's small catalogue has the same keys and placeholders in both languages", () => {
+    expect(Object.keys(LIVE_MESSAGES.fr).sort()).toEqual(Object.keys(LIVE_MESSAGES.en).sort());
+    for (const [k, v] of Object.entries(LIVE_MESSAGES.en)) expect(placeholders(LIVE_MESSAGES.fr[k as keyof typeof LIVE_MESSAGES.en]), k).toEqual(placeholders(v));
+    expect(liveCount('newStories', 1, 'en')).toBe('1 new story');
+    expect(liveCount('newStories', 3, 'fr')).toBe('3 nouveaux sujets');
+    expect(liveCount('newStories', 3, '')).toBe('3 new stories');
   });
 
   it('names every section and edition of the taxonomy in French', () => {
