@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCache } from '../../src/runtime/cache-memory.js';
@@ -7,11 +9,13 @@ import { chromiumAvailable, launch, seedNewsroom } from './fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
+declare const window: any;
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * The interface's language: English by default (whatever the browser asks, when it is not a
  * language of the catalogue), French from the footer's picker, kept across a reload, and the
- * browser's own language when nothing was chosen.
+ * browser's own language when nothing was chosen (the French page passing axe's WCAG 2.1 AA check).
  */
 describe.skipIf(!chromiumAvailable)('the interface language (headless Chromium)', { timeout: 60_000 }, () => {
   let db: TestDb;
@@ -74,12 +78,19 @@ describe.skipIf(!chromiumAvailable)('the interface language (headless Chromium)'
   });
 
   it("follows the browser's language when nothing was chosen", async () => {
-    const frCtx = await browser.newContext({ locale: 'fr-FR' });
+    const frCtx = await browser.newContext({ locale: 'fr-FR', bypassCSP: true, reducedMotion: 'reduce' }); // bypassCSP: axe is injected inline
     const p = await frCtx.newPage();
     await p.goto(api.url + '/saved');
     await p.waitForFunction(() => document.querySelectorAll('#sections a').length > 0);
     expect(await p.evaluate(() => document.documentElement.lang)).toBe('fr');
     expect(await p.textContent('.view-head h1')).toBe('Enregistrés');
+    // the French front page passes the same WCAG 2.1 A/AA check as the English one (a11y.test.ts)
+    await p.goto(api.url + '/');
+    await p.waitForFunction(() => document.querySelectorAll('.story-list > .story').length > 0);
+    await p.addScriptTag({ content: AXE });
+    const found: { id: string; impact: string }[] = await p.evaluate(async () =>
+      (await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })).violations);
+    expect(found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await frCtx.close();
   });
 });
