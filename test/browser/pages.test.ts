@@ -33,7 +33,8 @@ describe.skipIf(!chromiumAvailable)('pages of the web UI in headless Chromium', 
 
   async function fresh(width = 1200): Promise<Page> {
     await page?.context().close();
-    page = await browser.newPage({ viewport: { width, height: 900 } });
+    // no service worker here: these tests answer API calls with page.route, which never sees a request the worker handles
+    page = await browser.newPage({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     return page;

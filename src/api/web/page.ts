@@ -7,7 +7,8 @@
  *
  * Kept for the live module (`/live.js`, a bundle of its own, run first): `#breaking`, the
  * breaking-news banner at the top of the main content, and `#new-stories`, the "N new stories"
- * pill floating at the top centre. The client's sources are in ./client (TypeScript, bundled by
+ * pill floating at the top centre. Its English text is the default; the client rewrites it in the
+ * reader's language (client/shell.ts, the language picker `#lang` in the footer). The client's sources are in ./client (TypeScript, bundled by
  * esbuild: see bundle.ts).
  */
 export const INDEX_HTML = `<!doctype html>
@@ -45,8 +46,8 @@ export const INDEX_HTML = `<!doctype html>
   <div id="view"><noscript><p class="status">newsagg's reader needs JavaScript. The JSON API is at /v1/feed.</p></noscript></div>
 </main>
 <footer class="site-foot">
-  <span>newsagg: stories from many publishers, grouped, with Full Coverage. Headlines link to their publishers.</span>
-  <span><a href="/admin" data-nav>Sources</a> · <a href="/v1/openapi.json">API</a> · <button id="shortcuts" class="link-button" type="button" aria-haspopup="dialog">Keyboard shortcuts (?)</button></span>
+  <span id="about">newsagg: stories from many publishers, grouped, with Full Coverage. Headlines link to their publishers.</span>
+  <span><a id="foot-sources" href="/admin" data-nav>Sources</a> · <a href="/v1/openapi.json">API</a> · <button id="shortcuts" class="link-button" type="button" aria-haspopup="dialog">Keyboard shortcuts (?)</button> · <select id="lang" class="lang" aria-label="Language"></select></span>
 </footer>
 </body>
 </html>

@@ -5,10 +5,11 @@
  * `data-story-id` and the count sits alone in `.coverage-count`, so live updates (live.ts) can
  * find and change them. Text through `el` only, never markup.
  */
-import { articleLink, el, feedPath, plural, storyPath, thumb, timeEl, type Child } from './dom.js';
+import { articleLink, el, feedPath, storyPath, thumb, timeEl, type Child } from './dom.js';
 import { saveButton } from './saved.js';
 import { categoryName } from './taxonomy.js';
 import type { FeedItem, RelatedHeadline, SearchHit, StoryArticle } from './types.js';
+import { t, tn } from './i18n.js';
 
 /** The first letter of a publisher's name on a tinted disc: a masthead stand-in. */
 function badge(name: string): HTMLSpanElement {
@@ -24,8 +25,8 @@ export function source(name: string, extra?: Node | null): HTMLDivElement {
 
 /** Full Coverage link: the count alone in .coverage-count (live updates rewrite it). */
 export function coverageLink(storyId: string, count: number, region?: string): HTMLAnchorElement {
-  return el('a', { class: 'full-coverage', href: storyPath(storyId, region), 'data-nav': '', title: plural(count, 'article') + ' in this story' },
-    el('span', { class: 'fc-icon', 'aria-hidden': 'true' }), 'Full Coverage',
+  return el('a', { class: 'full-coverage', href: storyPath(storyId, region), 'data-nav': '', title: tn('card.inStory', count) },
+    el('span', { class: 'fc-icon', 'aria-hidden': 'true' }), t('card.fullCoverage'),
     el('span', { class: 'fc-count' }, el('span', { class: 'coverage-count', text: String(count) })));
 }
 
@@ -75,7 +76,7 @@ export function storyCard(it: FeedItem, opts?: CardOptions): HTMLElement {
 
 /** A search hit: the story's best-matching article, with how many of its articles matched. */
 export function resultCard(a: SearchHit, region: string): HTMLElement {
-  const matches = (a.matches ?? 0) > 1 ? el('span', { class: 'matches', text: plural(a.matches!, 'matching article') }) : null;
+  const matches = (a.matches ?? 0) > 1 ? el('span', { class: 'matches', text: tn('card.matches', a.matches!) }) : null;
   const props = a.story_id ? { class: 'story result', 'data-story-id': a.story_id, 'data-article-id': a.id } : { class: 'story result', 'data-article-id': a.id };
   return el('article', props,
     el('div', { class: 'lead' },
@@ -100,7 +101,7 @@ export function miniCard(a: StoryArticle): HTMLElement {
 /** One line of a story's full article list, with the outlets that carried it word for word. */
 export function articleRow(a: StoryArticle, copies?: StoryArticle[]): HTMLLIElement {
   const names = [...new Set((copies || []).filter((c) => c.publisher_id !== a.publisher_id).map((c) => c.publisher_name))];
-  const also = names.length ? el('p', { class: 'copies', text: 'Also carried by ' + names.join(', ') }) : null;
+  const also = names.length ? el('p', { class: 'copies', text: t('card.alsoCarried', { names: names.join(', ') }) }) : null;
   return el('li', { class: 'article-row', 'data-article-id': a.id },
     el('div', { class: 'lead-text' },
       source(a.publisher_name),

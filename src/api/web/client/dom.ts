@@ -3,6 +3,7 @@
  * as text nodes or attribute values, never as markup, so publisher text (a headline like
  * `<script>`) is always shown as text. Also: relative times, thumbnails and the app's paths.
  */
+import { language, t as tr } from './i18n.js';
 
 /** An attribute value, a listener (`on…` props) or nothing (null, undefined and false leave it out). */
 export type PropValue = string | number | boolean | null | undefined | ((e: Event) => unknown);
@@ -36,17 +37,17 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props 
 
 export const plural = (n: number, one: string, many?: string): string => n + ' ' + (n === 1 ? one : (many || one + 's'));
 
-const rtf = /* @__PURE__ */ new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 export function relative(iso: string | null | undefined): string {
   const t = Date.parse(iso ?? '');
   if (!Number.isFinite(t)) return '';
   const s = Math.round((t - Date.now()) / 1000);
   const a = Math.abs(s);
-  if (a < 45) return 'just now';
+  if (a < 45) return tr('time.justNow');
+  const rtf = new Intl.RelativeTimeFormat(language(), { numeric: 'auto' });
   if (a < 3600) return rtf.format(Math.round(s / 60), 'minute');
   if (a < 86400) return rtf.format(Math.round(s / 3600), 'hour');
   if (a < 7 * 86400) return rtf.format(Math.round(s / 86400), 'day');
-  return new Date(t).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  return new Date(t).toLocaleDateString(language(), { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 export function timeEl(iso: string | null | undefined): HTMLTimeElement | null {

@@ -14,13 +14,14 @@ import { alertsPanel } from './push.js';
 import { CATEGORIES, categoryName } from './taxonomy.js';
 import type { FeedItem, InterestKind, InterestSet, Interests } from './types.js';
 import type { RouteOf, View } from './view.js';
+import { t, type MessageKey } from './i18n.js';
 
 type Side = 'follow' | 'hide';
 /** whether For you leaves out stories already read (this browser's choice; the read stories are the server's) */
 const HIDE_READ_KEY = 'newsagg_hide_read';
 const hideRead = (): boolean => !!localStorage.getItem(HIDE_READ_KEY);
 const KINDS: readonly InterestKind[] = ['categories', 'publishers', 'entities', 'places'];
-const KIND_LABELS: Record<InterestKind, string> = { categories: 'Topic', publishers: 'Publisher', entities: 'Name', places: 'Place' };
+const KIND_LABELS: Record<InterestKind, MessageKey> = { categories: 'foryou.kindTopic', publishers: 'foryou.kindPublisher', entities: 'foryou.kindName', places: 'foryou.kindPlace' };
 /** publisher ids seen on cards, for naming followed publishers */
 const publisherNames = new Map<string, string>();
 
@@ -40,12 +41,12 @@ function normalise(me: unknown): Interests {
 }
 
 export function forYouView(route: RouteOf<'foryou'>): View {
-  const panel = el('section', { class: 'panel interests', 'aria-label': 'Your interests' });
+  const panel = el('section', { class: 'panel interests', 'aria-label': t('foryou.interests') });
   const feedBox = el('div', { class: 'foryou-feed' });
   // push alerts for breaking news and for what the reader follows (push.ts)
   const alerts = alertsPanel(() => interests.follow);
   const node = el('div', { class: 'view foryou-view' },
-    el('div', { class: 'view-head' }, el('h1', { text: 'For you' }), el('p', { class: 'sub', text: 'Stories picked by what you follow and hide' })),
+    el('div', { class: 'view-head' }, el('h1', { text: t('foryou.title') }), el('p', { class: 'sub', text: t('foryou.sub') })),
     el('div', { class: 'columns' }, feedBox, el('aside', { class: 'side' }, panel, alerts.node)));
   let me: unknown = null; // null = no reader profiles on this node
   let interests: Interests = { follow: emptyInterests(), hide: emptyInterests() };
@@ -65,15 +66,15 @@ export function forYouView(route: RouteOf<'foryou'>): View {
       next[other][kind] = next[other][kind].filter((v) => v !== value); // following undoes hiding, and back
     }
     saving = true;
-    notice.textContent = 'Saving…';
+    notice.textContent = t('foryou.saving');
     const r = await api<Interests>('/v1/me', { method: 'PUT', json: next });
     saving = false;
     if (!r.ok) {
-      notice.textContent = 'Not saved: ' + problem(r) + '.';
+      notice.textContent = t('foryou.notSaved', { problem: problem(r) });
       return;
     }
     interests = normalise(r.body && r.body.follow ? r.body : next);
-    notice.textContent = 'Saved. Your stories are updated.';
+    notice.textContent = t('foryou.saved');
     alerts.sync();
     drawPanel();
     loadFeed();
@@ -90,15 +91,15 @@ export function forYouView(route: RouteOf<'foryou'>): View {
     for (const k of KINDS) for (const v of interests[side][k]) {
       const name = k === 'publishers' ? publisherNames.get(v) || v : k === 'categories' ? categoryName(v) || v : v;
       items.push(el('li', { class: 'chip ' + side },
-        el('span', { class: 'chip-kind', text: KIND_LABELS[k] }), el('span', { text: name }),
-        el('button', { type: 'button', class: 'chip-x', 'aria-label': 'Remove ' + name, disabled: !me, onclick: () => change(side, k, v, false), text: '×' })));
+        el('span', { class: 'chip-kind', text: t(KIND_LABELS[k]) }), el('span', { text: name }),
+        el('button', { type: 'button', class: 'chip-x', 'aria-label': t('foryou.remove', { name }), disabled: !me, onclick: () => change(side, k, v, false), text: '×' })));
     }
-    return items.length ? el('ul', { class: 'chips' }, items) : el('p', { class: 'panel-note', text: side === 'follow' ? 'Nothing followed yet.' : 'Nothing hidden.' });
+    return items.length ? el('ul', { class: 'chips' }, items) : el('p', { class: 'panel-note', text: side === 'follow' ? t('foryou.noneFollowed') : t('foryou.noneHidden') });
   }
 
   function addForm(): HTMLFormElement {
     const input = el('input', { type: 'text', name: 'interest', maxlength: 100, placeholder: 'A name or a place, e.g. Nairobi', 'aria-label': 'A name or a place', disabled: !me });
-    const kind = el('select', { 'aria-label': 'Kind', disabled: !me }, el('option', { value: 'entities', text: 'Name' }), el('option', { value: 'places', text: 'Place' }));
+    const kind = el('select', { 'aria-label': t('foryou.kind'), disabled: !me }, el('option', { value: 'entities', text: t('foryou.kindName') }), el('option', { value: 'places', text: t('foryou.kindPlace') }));
     const go = (side: Side) => (e: Event) => {
       e.preventDefault();
       const v = input.value.trim();
@@ -106,34 +107,34 @@ export function forYouView(route: RouteOf<'foryou'>): View {
     };
     return el('form', { class: 'add-interest', onsubmit: go('follow') }, input, kind,
       el('div', { class: 'add-buttons' },
-        el('button', { type: 'submit', class: 'primary', disabled: !me, text: 'Follow' }),
-        el('button', { type: 'button', disabled: !me, onclick: go('hide'), text: 'Hide' })));
+        el('button', { type: 'submit', class: 'primary', disabled: !me, text: t('foryou.follow') }),
+        el('button', { type: 'button', disabled: !me, onclick: go('hide'), text: t('foryou.hide') })));
   }
 
   function drawPanel(): void {
     panel.replaceChildren(
-      el('h2', { text: 'Your interests' }), notice,
-      el('h3', { text: 'Topics' }),
+      el('h2', { text: t('foryou.interests') }), notice,
+      el('h3', { text: t('foryou.topics') }),
       el('ul', { class: 'topic-toggles' }, CATEGORIES.map((c) => el('li', {}, el('span', { class: 'topic-name', text: categoryName(c)! }),
-        toggle('follow', 'categories', c, 'Follow'), toggle('hide', 'categories', c, 'Hide')))),
-      el('h3', { text: 'Following' }), chips('follow'),
-      el('h3', { text: 'Hidden' }), chips('hide'),
-      el('h3', { text: 'Add a name or place' }), addForm(),
+        toggle('follow', 'categories', c, t('foryou.follow')), toggle('hide', 'categories', c, t('foryou.hide'))))),
+      el('h3', { text: t('foryou.following') }), chips('follow'),
+      el('h3', { text: t('foryou.hidden') }), chips('hide'),
+      el('h3', { text: t('foryou.add') }), addForm(),
       el('label', { class: 'hide-read' }, el('input', { type: 'checkbox', id: 'hide-read', checked: hideRead(), disabled: !me, onchange: (e) => {
         localStorage.setItem(HIDE_READ_KEY, (e.target as HTMLInputElement).checked ? '1' : '');
         loadFeed();
       } }), ' Hide stories I have read'),
-      ...(me ? [el('button', { type: 'button', class: 'link-button forget', onclick: forget, text: 'Forget me (interests and reading history)' })] : []));
+      ...(me ? [el('button', { type: 'button', class: 'link-button forget', onclick: forget, text: t('foryou.forget') })] : []));
   }
 
   async function forget(): Promise<void> {
     const r = await api('/v1/me', { method: 'DELETE' });
     if (!r.ok && r.status !== 204) {
-      notice.textContent = 'Not forgotten: ' + problem(r) + '.';
+      notice.textContent = t('foryou.notForgotten', { problem: problem(r) });
       return;
     }
     interests = { follow: emptyInterests(), hide: emptyInterests() };
-    notice.textContent = 'Forgotten. This browser starts afresh.';
+    notice.textContent = t('foryou.forgotten');
     drawPanel();
     loadFeed();
   }
@@ -147,12 +148,12 @@ export function forYouView(route: RouteOf<'foryou'>): View {
     }, text: label });
     const topic = categoryName(it.category);
     return el('details', { class: 'card-menu' },
-      el('summary', { 'aria-label': 'More or fewer stories like this', title: 'More or fewer like this', text: '⋯' }),
+      el('summary', { 'aria-label': t('foryou.menu'), title: t('foryou.menuShort'), text: '⋯' }),
       el('div', { class: 'menu', role: 'menu' },
-        item('More from ' + it.publisher_name, 'follow', 'publishers', it.publisher_id),
-        item('Fewer from ' + it.publisher_name, 'hide', 'publishers', it.publisher_id),
-        it.category ? item('More ' + topic + ' stories', 'follow', 'categories', it.category) : null,
-        it.category ? item('Fewer ' + topic + ' stories', 'hide', 'categories', it.category) : null));
+        item(t('foryou.moreFrom', { publisher: it.publisher_name }), 'follow', 'publishers', it.publisher_id),
+        item(t('foryou.fewerFrom', { publisher: it.publisher_name }), 'hide', 'publishers', it.publisher_id),
+        it.category ? item(t('foryou.moreTopic', { section: topic ?? '' }), 'follow', 'categories', it.category) : null,
+        it.category ? item(t('foryou.fewerTopic', { section: topic ?? '' }), 'hide', 'categories', it.category) : null));
   }
 
   function loadFeed(): Promise<void> {
@@ -161,13 +162,13 @@ export function forYouView(route: RouteOf<'foryou'>): View {
     list = pagedList<FeedItem>({
       url: (cursor) => '/v1/feed?' + (me ? query({ for: 'me', cursor, related: 'true', hide_read: hideRead() ? 'true' : null }) : query({ region, cursor, related: 'true' })),
       card: (it) => storyCard(it, { region, menu }),
-      empty: () => el('div', { class: 'empty' }, el('p', { text: 'No stories match your interests yet. Follow a few topics, or hide fewer.' })),
+      empty: () => el('div', { class: 'empty' }, el('p', { text: t('foryou.empty') })),
     });
     feedBox.replaceChildren(list.node);
     return list.ready;
   }
 
-  const view: View = { node, title: 'For you', dispose() { if (list) list.dispose(); }, ready: Promise.resolve() };
+  const view: View = { node, title: t('foryou.title'), dispose() { if (list) list.dispose(); }, ready: Promise.resolve() };
   view.ready = api<Interests>('/v1/me').then((r) => {
     if (r.ok && r.body) {
       me = r.body;
@@ -176,8 +177,8 @@ export function forYouView(route: RouteOf<'foryou'>): View {
       me = null;
       notice.className = 'notice warn';
       notice.textContent = r.status === 404
-        ? 'Personalisation is not available on this server: it keeps no reader profiles (/v1/me answered 404). Showing top stories instead.'
-        : 'Your interests could not be loaded (' + problem(r) + '). Showing top stories instead.';
+        ? t('foryou.unavailable')
+        : t('foryou.error', { problem: problem(r) });
     }
     drawPanel();
     return loadFeed();

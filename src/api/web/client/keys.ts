@@ -7,15 +7,17 @@
  */
 import { $, el, storyPath } from './dom.js';
 import { navigate, routeOf } from './router.js';
+import { t } from './i18n.js';
 
-export const SHORTCUTS: readonly (readonly [string, string])[] = [
-  ['j', 'Next story'],
-  ['k', 'Previous story'],
-  ['o', 'Open the focused story (Full Coverage)'],
-  ['s', 'Save or unsave the focused story'],
-  ['/', 'Search'],
-  ['?', 'Show these shortcuts'],
-  ['Esc', 'Close this list'],
+/** The keys and what they do, in the interface's language. */
+export const shortcuts = (): readonly (readonly [string, string])[] => [
+  ['j', t('keys.next')],
+  ['k', t('keys.prev')],
+  ['o', t('keys.open')],
+  ['s', t('keys.save')],
+  ['/', t('keys.search')],
+  ['?', t('keys.help')],
+  ['Esc', t('keys.closeList')],
 ];
 
 const CARDS = '#view article.story';
@@ -64,11 +66,11 @@ function closeHelp(): void {
 
 function openHelp(): void {
   if (!dialog) {
-    const close = el('button', { type: 'button', class: 'help-close', onclick: closeHelp, text: 'Close' });
+    const close = el('button', { type: 'button', class: 'help-close', onclick: closeHelp, text: t('keys.close') });
     dialog = el('div', { id: 'help', class: 'help-overlay', hidden: true, onclick: (e: Event) => { if (e.target === dialog) closeHelp(); } },
       el('div', { class: 'help-box', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'help-title' },
-        el('h2', { id: 'help-title', text: 'Keyboard shortcuts' }),
-        el('dl', { class: 'help-keys' }, SHORTCUTS.map(([k, what]) => [el('dt', {}, el('kbd', { text: k })), el('dd', { text: what })])),
+        el('h2', { id: 'help-title', text: t('keys.title') }),
+        el('dl', { class: 'help-keys' }, shortcuts().map(([k, what]) => [el('dt', {}, el('kbd', { text: k })), el('dd', { text: what })])),
         close));
     // the focus stays in the dialog while it is open
     dialog.addEventListener('keydown', (e) => { if (e.key === 'Tab') { e.preventDefault(); close.focus(); } });

@@ -13,6 +13,7 @@
  * the socket reconnects with a growing delay.
  */
 import { $, el } from './dom.js';
+import { liveCount, liveText } from './messages/live.js';
 
 /** What the page is showing, as the live module needs it. */
 interface LiveView {
@@ -91,9 +92,9 @@ function renderBanner(): void {
     return;
   }
   const top = items[0]!;
-  const count = top.coverage_count > 1 ? el('span', { class: 'breaking-coverage' }, ' · ', el('span', { class: 'coverage-count', text: String(top.coverage_count) }), ' articles') : '';
+  const count = top.coverage_count > 1 ? el('span', { class: 'breaking-coverage' }, ' · ', el('span', { class: 'coverage-count', text: String(top.coverage_count) }), liveCount('articles', top.coverage_count, document.documentElement.lang)) : '';
   b.replaceChildren(
-    el('strong', { text: 'Breaking' }), ' ',
+    el('strong', { text: liveText('breaking', document.documentElement.lang) }), ' ',
     el('a', { href: '/story/' + encodeURIComponent(top.story_id), text: top.title }),
     count,
   );
@@ -106,7 +107,7 @@ function renderPill(): void {
   if (!p) return;
   const n = live.fresh.size;
   p.hidden = n === 0;
-  p.textContent = n === 0 ? '' : n + (n === 1 ? ' new story' : ' new stories');
+  p.textContent = n === 0 ? '' : liveCount('newStories', n, document.documentElement.lang);
 }
 
 function onStory(s: StoryUpdate): void {

@@ -9,6 +9,7 @@ import { storyCard } from './cards.js';
 import { el } from './dom.js';
 import type { FeedItem } from './types.js';
 import type { RouteOf, View } from './view.js';
+import { t } from './i18n.js';
 
 interface City {
   id: string;
@@ -21,7 +22,7 @@ type LocalItem = FeedItem & { near: 'city' | 'country' };
 export function localView(route: RouteOf<'local'>): View {
   const status = el('p', { class: 'status', role: 'status' });
   const list = el('div', { class: 'story-list local-list', id: 'feed' });
-  const input = el('input', { id: 'local-city', type: 'text', list: 'local-cities', maxlength: 100, placeholder: 'Your city, e.g. Lyon', 'aria-label': 'Your city', autocomplete: 'off' });
+  const input = el('input', { id: 'local-city', type: 'text', list: 'local-cities', maxlength: 100, placeholder: t('local.placeholder'), 'aria-label': t('local.label'), autocomplete: 'off' });
   const options = el('datalist', { id: 'local-cities' });
   const found = new Map<string, City>(); // "Lyon, France" -> city
   const label = (c: City) => c.name + ', ' + c.country_name;
@@ -40,10 +41,10 @@ export function localView(route: RouteOf<'local'>): View {
   const form = el('form', { class: 'local-choose', onsubmit: (e) => {
     e.preventDefault();
     void choose(input.value.trim());
-  } }, input, options, el('button', { type: 'submit', class: 'primary', text: 'Show local news' }));
-  const heading = el('h1', { text: 'Local' });
+  } }, input, options, el('button', { type: 'submit', class: 'primary', text: t('local.show') }));
+  const heading = el('h1', { text: t('local.title') });
   const node = el('div', { class: 'view local-view' },
-    el('div', { class: 'view-head' }, heading, el('p', { class: 'sub', text: 'Stories about your city first, then about its country' })),
+    el('div', { class: 'view-head' }, heading, el('p', { class: 'sub', text: t('local.sub') })),
     form, status, list);
 
   async function choose(text: string): Promise<void> {
@@ -54,12 +55,12 @@ export function localView(route: RouteOf<'local'>): View {
       city = r.ok && r.body ? r.body.items[0] : undefined;
     }
     if (!city) {
-      status.textContent = 'No city by that name in the gazetteer. Try another spelling.';
+      status.textContent = t('local.noCity');
       return;
     }
     const r = await api<{ city: City | null }>('/v1/me/local', { method: 'PUT', json: { city: city.id } });
     if (!r.ok) {
-      status.textContent = 'Not saved: ' + problem(r) + '.';
+      status.textContent = t('local.notSaved', { problem: problem(r) });
       return;
     }
     await load();
@@ -68,19 +69,19 @@ export function localView(route: RouteOf<'local'>): View {
   async function load(): Promise<void> {
     const r = await api<{ city: City; items: LocalItem[] }>('/v1/local', { cache: 'no-store' });
     if (r.status === 400) {
-      status.textContent = 'Choose your city to see its news.';
+      status.textContent = t('local.choose');
       list.replaceChildren();
       return;
     }
     if (!r.ok || !r.body) {
-      status.textContent = r.status === 404 ? 'Local news is not available on this server.' : 'Could not load local news: ' + problem(r) + '.';
+      status.textContent = r.status === 404 ? t('local.unavailable') : t('local.error', { problem: problem(r) });
       return;
     }
     const { city, items } = r.body;
-    heading.textContent = 'Local · ' + city.name;
+    heading.textContent = t('local.titleCity', { city: city.name });
     input.value = label(city);
     found.set(label(city), city);
-    status.textContent = items.length ? '' : 'No stories about ' + city.name + ' or ' + city.country_name + ' right now.';
+    status.textContent = items.length ? '' : t('local.empty', { city: city.name, country: city.country_name });
     list.replaceChildren(...items.map((it) => {
       const card = storyCard(it, { region: route.region });
       card.dataset.near = it.near;
@@ -88,5 +89,5 @@ export function localView(route: RouteOf<'local'>): View {
     }));
   }
 
-  return { node, title: 'Local', dispose() { clearTimeout(timer); }, ready: load() };
+  return { node, title: t('local.title'), dispose() { clearTimeout(timer); }, ready: load() };
 }

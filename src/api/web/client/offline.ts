@@ -5,12 +5,13 @@
  * or an answer came from the worker's copy (api.ts dispatches `newsagg:network`).
  */
 import { $ } from './dom.js';
+import { t } from './i18n.js';
 
 function show(offline: boolean): void {
   const n = $('offline');
   if (!n) return;
   if (offline) {
-    n.textContent = "You're offline. Showing the stories saved on this device: the last front page you read and your saved stories. New stories will load when the connection is back.";
+    n.textContent = t('offline.notice');
     n.hidden = false;
   } else {
     n.hidden = true;

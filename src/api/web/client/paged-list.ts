@@ -5,6 +5,7 @@
 import { api, problem, type ApiResult } from './api.js';
 import { el, onNearEnd, statusNote } from './dom.js';
 import type { Page } from './types.js';
+import { t } from './i18n.js';
 
 /** A query string of the params that have a value. */
 export function query(params: Record<string, string | number | null | undefined>): string {
@@ -41,7 +42,7 @@ export function pagedList<T>(o: PagedListOptions<T>): PagedList {
   const list = el('div', { class: 'story-list', id: 'feed' });
   const sentinel = el('div', { class: 'sentinel', 'aria-hidden': 'true' });
   const status = statusNote();
-  const node = el('section', { class: 'stories', 'aria-label': o.label || 'Stories' }, list, sentinel, status);
+  const node = el('section', { class: 'stories', 'aria-label': o.label || t('list.stories') }, list, sentinel, status);
   const seen = new Set<unknown>();
   let cursor: string | null = null;
   let done = false;
@@ -57,14 +58,14 @@ export function pagedList<T>(o: PagedListOptions<T>): PagedList {
     if (loading || done || stopped) return;
     loading = true;
     status.className = 'status loading';
-    status.textContent = count === 0 ? 'Loading stories…' : 'Loading more…';
+    status.textContent = count === 0 ? t('list.loading') : t('list.loadingMore');
     // a reload the reader asked for (the new-stories pill) revalidates: feed pages may be cached for seconds
     const res = await api<Page<T>>(o.url(cursor), first && o.revalidate ? { cache: 'no-cache' } : undefined);
     loading = false;
     if (stopped) return;
     if (!res.ok || !res.body || !Array.isArray(res.body.items)) {
       status.className = 'status error';
-      status.replaceChildren('Could not load: ' + problem(res) + '. ', el('button', { type: 'button', class: 'link-button', onclick: more, text: 'Try again' }));
+      status.replaceChildren(t('list.error', { problem: problem(res) }), el('button', { type: 'button', class: 'link-button', onclick: more, text: t('list.retry') }));
       if (first) {
         first = false;
         if (o.onFirst) o.onFirst(null, res);
@@ -92,7 +93,7 @@ export function pagedList<T>(o: PagedListOptions<T>): PagedList {
       status.className = 'status';
       status.replaceChildren(o.empty());
     } else if (done) {
-      status.textContent = o.endText || 'You are all caught up.';
+      status.textContent = o.endText || t('list.end');
     } else if (nearEnd()) {
       more();
     }

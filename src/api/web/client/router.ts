@@ -18,6 +18,7 @@ import { searchView } from './search-view.js';
 import { storyView } from './story-view.js';
 import { CATEGORIES, FEED_CATEGORIES, FEED_REGIONS, categoryName, regionName } from './taxonomy.js';
 import { missingView, type ViewRoute, type View, type ViewContext } from './view.js';
+import { t } from './i18n.js';
 
 const KEEP_VIEWS = 8;
 
@@ -197,10 +198,10 @@ function onClick(e: MouseEvent): void {
 export function startRouter(): void {
   history.scrollRestoration = 'manual';
   const sections = $('sections');
-  sections.append(el('a', { href: '/', 'data-nav': '', 'data-section': 'top', text: 'Top stories' }));
-  sections.append(el('a', { href: '/for-you', 'data-nav': '', 'data-section': 'for-you', text: 'For you' }));
-  sections.append(el('a', { href: '/local', 'data-nav': '', 'data-section': 'local', text: 'Local' }));
-  sections.append(el('a', { href: '/saved', 'data-nav': '', 'data-section': 'saved', text: 'Saved' }));
+  sections.append(el('a', { href: '/', 'data-nav': '', 'data-section': 'top', text: t('nav.top') }));
+  sections.append(el('a', { href: '/for-you', 'data-nav': '', 'data-section': 'for-you', text: t('nav.forYou') }));
+  sections.append(el('a', { href: '/local', 'data-nav': '', 'data-section': 'local', text: t('nav.local') }));
+  sections.append(el('a', { href: '/saved', 'data-nav': '', 'data-section': 'saved', text: t('nav.saved') }));
   sections.append(el('span', { class: 'nav-sep', 'aria-hidden': 'true' }));
   for (const c of CATEGORIES) sections.append(el('a', { href: feedPath('global', c), 'data-nav': '', 'data-section': c, text: categoryName(c)! }));
   const edition = $<HTMLSelectElement>('edition');

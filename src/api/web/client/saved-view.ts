@@ -7,12 +7,13 @@ import { storyCard } from './cards.js';
 import { el } from './dom.js';
 import type { FeedItem } from './types.js';
 import type { RouteOf, View } from './view.js';
+import { t } from './i18n.js';
 
 export function savedView(route: RouteOf<'saved'>): View {
   const list = el('div', { class: 'story-list saved-list', id: 'feed' });
-  const status = el('p', { class: 'status loading', role: 'status', text: 'Loading your saved stories…' });
+  const status = el('p', { class: 'status loading', role: 'status', text: t('saved.loading') });
   const node = el('div', { class: 'view saved-view' },
-    el('div', { class: 'view-head' }, el('h1', { text: 'Saved' }), el('p', { class: 'sub', text: 'Stories you saved to read later (press s on a story to save it)' })),
+    el('div', { class: 'view-head' }, el('h1', { text: t('saved.title') }), el('p', { class: 'sub', text: t('saved.sub') })),
     status, list);
   const onSaved = (e: Event) => {
     const d = (e as CustomEvent<{ storyId: string; saved: boolean }>).detail;
@@ -20,12 +21,12 @@ export function savedView(route: RouteOf<'saved'>): View {
     if (!list.childElementCount) status.replaceChildren(empty());
   };
   document.addEventListener('newsagg:saved', onSaved);
-  const empty = () => el('span', { text: 'Nothing saved yet. Use Save on a story, or press s on it.' });
-  const view: View = { node, title: 'Saved', dispose() { document.removeEventListener('newsagg:saved', onSaved); }, ready: Promise.resolve() };
+  const empty = () => el('span', { text: t('saved.empty') });
+  const view: View = { node, title: t('saved.title'), dispose() { document.removeEventListener('newsagg:saved', onSaved); }, ready: Promise.resolve() };
   view.ready = api<{ items: FeedItem[] }>('/v1/me/saved', { cache: 'no-store' }).then((r) => {
     if (!r.ok || !r.body || !Array.isArray(r.body.items)) {
       status.className = 'status error';
-      status.textContent = r.status === 404 ? 'Saved stories are not available on this server (it keeps no reader profiles).' : 'Could not load your saved stories: ' + problem(r) + '.';
+      status.textContent = r.status === 404 ? t('saved.unavailable') : t('saved.error', { problem: problem(r) });
       return;
     }
     status.className = 'status';

@@ -9,6 +9,7 @@
 import { api, problem } from './api.js';
 import { el } from './dom.js';
 import type { FeedItem } from './types.js';
+import { t } from './i18n.js';
 
 let saved: Set<string> | null = null;
 let loading: Promise<Set<string>> | null = null;
@@ -29,8 +30,8 @@ function paint(): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>('button.save-story')) {
     const on = !!saved && saved.has(b.dataset.saveId || '');
     b.setAttribute('aria-pressed', String(on));
-    b.textContent = on ? 'Saved' : 'Save';
-    b.title = on ? 'Remove from Saved (s)' : 'Save for later (s)';
+    b.textContent = on ? t('save.saved') : t('save.save');
+    b.title = on ? t('save.remove') : t('save.later');
   }
 }
 
@@ -40,13 +41,13 @@ export async function toggleSave(storyId: string): Promise<boolean> {
   const on = !ids.has(storyId);
   const r = await api('/v1/me/saved/' + encodeURIComponent(storyId), { method: on ? 'PUT' : 'DELETE' });
   if (!r.ok) {
-    say('Not saved: ' + problem(r) + '.');
+    say(t('save.notSaved', { problem: problem(r) }));
     return ids.has(storyId);
   }
   if (on) ids.add(storyId);
   else ids.delete(storyId);
   paint();
-  say(on ? 'Saved. Find it under Saved.' : 'Removed from Saved.');
+  say(on ? t('save.done') : t('save.removed'));
   document.dispatchEvent(new CustomEvent('newsagg:saved', { detail: { storyId, saved: on } }));
   return on;
 }
@@ -63,8 +64,8 @@ function say(text: string): void {
 /** A save button for a story (cards, Full Coverage): its state follows every other button for the story. */
 export function saveButton(storyId: string): HTMLButtonElement {
   const on = !!saved && saved.has(storyId);
-  const b = el('button', { type: 'button', class: 'save-story', 'data-save-id': storyId, 'aria-pressed': String(on), title: on ? 'Remove from Saved (s)' : 'Save for later (s)',
-    onclick: () => toggleSave(storyId), text: on ? 'Saved' : 'Save' });
+  const b = el('button', { type: 'button', class: 'save-story', 'data-save-id': storyId, 'aria-pressed': String(on), title: on ? t('save.remove') : t('save.later'),
+    onclick: () => toggleSave(storyId), text: on ? t('save.saved') : t('save.save') });
   if (!saved) void savedIds();
   return b;
 }

@@ -4,6 +4,7 @@
  */
 import { el } from './dom.js';
 import type { FeedCategory, FeedRegion } from './taxonomy.js';
+import { t } from './i18n.js';
 
 export type ViewRoute =
   | { name: 'feed'; region: FeedRegion; category: FeedCategory }
@@ -35,6 +36,6 @@ export interface ViewContext {
 }
 
 export function missingView(): View {
-  const node = el('div', { class: 'view' }, el('div', { class: 'view-head' }, el('h1', { text: 'Page not found' }), el('p', {}, el('a', { href: '/', 'data-nav': '', text: 'Go to top stories' }))));
-  return { node, ready: Promise.resolve(), dispose() {}, title: 'Not found' };
+  const node = el('div', { class: 'view' }, el('div', { class: 'view-head' }, el('h1', { text: t('missing.title') }), el('p', {}, el('a', { href: '/', 'data-nav': '', text: t('missing.home') }))));
+  return { node, ready: Promise.resolve(), dispose() {}, title: t('missing.short') };
 }
