@@ -393,10 +393,3 @@ export function describeOptions(): { flag: string; env: string; default: string;
     return { flag: `--${spec.name}${spec.boolean ? '' : ' <value>'}`, env: envName(spec.name), default: d.replace(/^"|"$/g, ''), doc: spec.doc };
   });
 }
-
-/** The help text listing every option. */
-export function helpText(): string {
-  const rows = describeOptions();
-  const w = Math.max(...rows.map((r) => r.flag.length));
-  return rows.map((r) => `  ${r.flag.padEnd(w)}  ${r.doc} [${r.env}, default ${r.default}]`).join('\n');
-}

@@ -1,4 +1,4 @@
-import { helpText, resolveConfig } from '../config.js';
+import { describeOptions, resolveConfig } from '../config.js';
 import { startNode } from '../node.js';
 import { componentsFor } from '../roles/index.js';
 import { ConfigError, NewsaggError, describeError } from '../runtime/errors.js';
@@ -87,4 +87,11 @@ export async function main(argv: string[]): Promise<number> {
 /** Lets logs flush and the loop empty; exits anyway if a stray handle would keep it alive. */
 function exitSoon(code: number): void {
   setTimeout(() => process.exit(code), 1000).unref();
+}
+
+/** The help text listing every option. */
+function helpText(): string {
+  const rows = describeOptions();
+  const w = Math.max(...rows.map((r) => r.flag.length));
+  return rows.map((r) => `  ${r.flag.padEnd(w)}  ${r.doc} [${r.env}, default ${r.default}]`).join('\n');
 }
