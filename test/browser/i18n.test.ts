@@ -66,8 +66,13 @@ describe.skipIf(!chromiumAvailable)('the interface language (headless Chromium)'
     expect((await navText())[0]).toBe('À la une');
     expect(await page.inputValue('#lang')).toBe('fr');
 
-    // the shortcuts help, in French too
-    await page.click('#shortcuts');
+    // the shortcuts help, in French too (once the reloaded page has drawn its stories: the footer's
+    // button is wired when the app starts, and a click before that does nothing)
+    await page.waitForFunction(() => document.querySelectorAll('.story-list > .story').length > 0);
+    await expect.poll(async () => {
+      if (!(await page.isVisible('#help-title'))) await page.click('#shortcuts');
+      return page.isVisible('#help-title');
+    }, { timeout: 20_000, interval: 1_000 }).toBe(true);
     expect(await page.textContent('#help-title')).toBe('Raccourcis clavier');
     await page.keyboard.press('Escape');
 
