@@ -115,7 +115,7 @@ import { francAll } from 'franc-min';
 import { detectLanguage, normalizeLanguageTag } from '../src/actors/enrich/language.js';
 import { languageAccuracy } from './fixtures/language-eval.js';
 import { languageRows } from './fixtures/language-set.js';
-import { storySetFigures } from './fixtures/story-sets.js';
+import { onlineGroups, storySetFigures, tfidfVectors } from './fixtures/story-sets.js';
 
 type Figures = Record<string, number | string | boolean>;
 interface Labelled { article: ArticleInput; gold: string }
@@ -165,47 +165,10 @@ export function clusterF1(items: Labelled[]): { f1: number; p: number; r: number
 /** Baseline: single-pass TF-IDF cosine against cluster centroids (corpus IDF), best threshold. */
 function baselineF1(items: Labelled[]): { f1: number; threshold: number; pred: string[] } {
   const docs = items.map((it) => tokenize(it.article.title + ' ' + (it.article.text ?? '').slice(0, 1500)).filter(isContentToken));
-  const df = new Map<string, number>();
-  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
-  const vecs = docs.map((d) => {
-    const v = new Map<string, number>();
-    for (const t of d) v.set(t, (v.get(t) ?? 0) + 1);
-    let n = 0;
-    for (const [t, f] of v) { const w = f * Math.log((docs.length + 1) / (df.get(t)! + 1)); v.set(t, w); n += w * w; }
-    n = Math.sqrt(n) || 1;
-    for (const [t, w] of v) v.set(t, w / n);
-    return v;
-  });
+  const vecs = tfidfVectors(docs);
   let best = { f1: 0, threshold: 0, pred: [] as string[] };
   for (const th of [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]) {
-    // centroids with their squared norms, and which centroids hold each term: a centroid
-    // sharing no term scores 0, below every threshold, so only those sharing one are scored
-    const cents: { c: Map<string, number>; n2: number }[] = [];
-    const holders = new Map<string, number[]>();
-    const pred = vecs.map((v) => {
-      let bi = -1, bs = -1;
-      const seen = new Set<number>();
-      for (const t of v.keys()) for (const k of holders.get(t) ?? []) seen.add(k);
-      for (const k of seen) {
-        const { c, n2 } = cents[k]!;
-        let s = 0;
-        for (const [t, w] of v) s += w * (c.get(t) ?? 0);
-        s /= Math.sqrt(n2) || 1;
-        if (s > bs || (s === bs && k < bi)) { bs = s; bi = k; }
-      }
-      const join = bi >= 0 && bs >= th;
-      const k = join ? bi : cents.length;
-      if (!join) cents.push({ c: new Map(), n2: 0 });
-      const e = cents[k]!;
-      for (const [t, w] of v) {
-        const before = e.c.get(t);
-        if (before === undefined) { const h = holders.get(t); if (h) h.push(k); else holders.set(t, [k]); }
-        const after = (before ?? 0) + w;
-        e.n2 += after * after - (before ?? 0) * (before ?? 0);
-        e.c.set(t, after);
-      }
-      return String(k);
-    });
+    const pred = onlineGroups(vecs, th);
     const f1 = bcubed(pred, items.map((it) => it.gold)).f1;
     if (f1 > best.f1) best = { f1, threshold: th, pred };
   }
